@@ -1,0 +1,147 @@
+"""The ``mkbench`` command: data sets, one job, reports.
+
+    mkbench datasets list
+    mkbench datasets fetch NAME [--mirror DIR] [--data-home DIR]
+    mkbench run --config FILE --experiment E --method M --dataset D [--seed S] [--split K] [--param P] [--out FILE]
+    mkbench report --config FILE [--table NAME ...]
+
+Errors from mkbench (unknown names, bad config, missing data) are printed as one
+message, without a traceback, and the exit status is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+
+from .exceptions import MkbenchError
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``mkbench`` console script."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "func"):
+        parser.print_help()
+        return 2
+    try:
+        args.func(args)
+    except MkbenchError as exc:
+        print(f"mkbench: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mkbench",
+        description="Reproduce CG-Boost, MARK, SSMK, SILP/SimpleMKL and CGEns from raw public data.",
+    )
+    sub = parser.add_subparsers(title="commands")
+
+    ds = sub.add_parser("datasets", help="list or fetch the registered data sets")
+    ds_sub = ds.add_subparsers(title="datasets commands")
+    ds_list = ds_sub.add_parser("list", help="registered data sets, their task and source")
+    ds_list.set_defaults(func=_datasets_list)
+    fetch = ds_sub.add_parser("fetch", help="download (or copy from a mirror) and verify raw files")
+    fetch.add_argument("name", help="a name from 'mkbench datasets list'")
+    _data_options(fetch)
+    fetch.set_defaults(func=_datasets_fetch)
+
+    run = sub.add_parser("run", help="run one job of a config and write its record")
+    run.add_argument("--config", required=True, help="workflow config YAML")
+    run.add_argument("--experiment", required=True)
+    run.add_argument("--method", required=True, help="a method label of the experiment")
+    run.add_argument("--dataset", required=True)
+    run.add_argument("--param", default="default", help="parameter setting name (see the grid)")
+    run.add_argument("--seed", type=int, default=0)
+    run.add_argument("--split", type=int, default=0, help="index of the split in the protocol")
+    run.add_argument("--out", help="record path (default: the workflow's path under results/runs)")
+    _data_options(run)
+    run.set_defaults(func=_run)
+
+    report = sub.add_parser("report", help="build tables and figures from the records under results/runs")
+    report.add_argument("--config", required=True, help="workflow config YAML")
+    report.add_argument("--table", action="append", help="only this table (repeatable)")
+    report.set_defaults(func=_report)
+    return parser
+
+
+def _data_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--mirror", help="folder tried before the canonical URLs (or MKBENCH_DATA_MIRROR)")
+    parser.add_argument("--data-home", help="cache of raw files (or MKBENCH_DATA_HOME)")
+
+
+def _datasets_list(args) -> None:
+    from .datasets import list_datasets
+
+    for spec in list_datasets():
+        flag = "" if spec.public else "  [data not public]"
+        print(f"{spec.name:18s} {spec.task:11s} {spec.description}{flag}")
+
+
+def _datasets_fetch(args) -> None:
+    from .datasets import fetch
+
+    for path in fetch(args.name, mirror=args.mirror, data_home=args.data_home):
+        print(path)
+
+
+def _run(args) -> None:
+    from ._io import write_json
+    from .config import Job, load_config, param_settings
+    from .datasets import load
+    from .exceptions import UnknownNameError
+    from .experiment import protocol_splits, run_configured_job
+
+    config = load_config(args.config)
+    exp = config["experiments"].get(args.experiment)
+    if exp is None:
+        raise UnknownNameError(
+            f"unknown experiment {args.experiment!r}; known: {', '.join(config['experiments'])}"
+        )
+    _require(args.method, exp["methods"], "method label")
+    _require(args.dataset, exp["datasets"], "data set of the experiment")
+    _require(args.param, param_settings(exp["methods"][args.method]), "parameter setting")
+    job = Job(args.experiment, args.method, args.param, args.dataset, exp["protocol"], args.seed, args.split)
+    dataset = load(args.dataset, mirror=args.mirror or config["data"]["mirror"], data_home=args.data_home)
+    splits = protocol_splits(config, job.protocol, dataset, job.seed)
+    if not 0 <= job.split < len(splits):
+        raise MkbenchError(f"--split {job.split} is out of range: the protocol has {len(splits)} splits")
+    out = args.out or job.record_path
+    write_json(out, run_configured_job(config, job, dataset, splits[job.split]))
+    print(out)
+
+
+def _require(value, known, what: str) -> None:
+    from .exceptions import UnknownNameError
+
+    if value not in known:
+        raise UnknownNameError(f"unknown {what} {value!r}; known: {', '.join(map(str, known))}")
+
+
+def _report(args) -> None:
+    from .config import load_config
+    from .report import collect_records, load_reference, write_table
+
+    config = load_config(args.config)
+    tables = args.table or list(config["tables"])
+    for name in tables:
+        _require(name, config["tables"], "table")
+        spec = config["tables"][name]
+        paths = sorted(glob.glob(f"results/runs/{spec['experiment']}/**/*.json", recursive=True))
+        ref = spec.get("reference")
+        reference = (
+            load_reference(os.path.join(config["reference_dir"], ref["file"]), ref["table"]) if ref else None
+        )
+        write_table(
+            collect_records(paths), spec["metrics"], f"results/tables/{name}",
+            caption=spec["caption"], reference=reference,
+        )
+        print(f"results/tables/{name}.md")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,187 @@
+"""Workflow configuration: validation against the JSON schema, and job planning.
+
+:func:`load_config` validates a YAML file against ``config.schema.yaml`` (shipped
+with the package, so ``mkbench run`` and the Snakefile check the same rules) and
+names the wrong key and the reason. :func:`plan_jobs` expands the experiments
+into one job per experiment x method x parameter setting x data set x seed x split.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from .exceptions import ConfigError
+
+SCHEMA_PATH = Path(str(resources.files("mkbench") / "config.schema.yaml"))
+
+
+@dataclass(frozen=True)
+class Job:
+    """One fit job; its fields are the workflow's wildcards."""
+
+    experiment: str
+    method: str
+    param: str
+    dataset: str
+    protocol: str
+    seed: int
+    split: int
+
+    @property
+    def record_path(self) -> str:
+        """Where the job's record is written, relative to the working directory."""
+        return (
+            f"results/runs/{self.experiment}/{self.dataset}/{self.method}/{self.param}/"
+            f"seed{self.seed}-split{self.split}.json"
+        )
+
+    @property
+    def split_path(self) -> str:
+        return split_path(self.dataset, self.protocol, self.seed, self.split)
+
+
+def split_path(dataset: str, protocol: str, seed: int, split: int) -> str:
+    """Where one split's index file is written."""
+    return f"resources/splits/{dataset}/{protocol}/seed{seed}/split{split}.npz"
+
+
+def load_config(path: str | os.PathLike) -> dict[str, Any]:
+    """Read and validate a workflow config file; return it with defaults filled in."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            config = yaml.safe_load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"config file {os.fspath(path)!r} does not exist") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"config file {os.fspath(path)!r} is not valid YAML: {exc}") from None
+    return validate_config(config)
+
+
+def validate_config(config: Any) -> dict[str, Any]:
+    """Validate ``config`` against the schema and cross-references; fill defaults.
+
+    Raises
+    ------
+    ConfigError
+        Naming the key path that is wrong, and why (unknown key, wrong type,
+        reference to an undefined protocol or experiment, unknown method).
+    """
+    with open(SCHEMA_PATH, encoding="utf-8") as fh:
+        schema = yaml.safe_load(fh)
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
+    if errors:
+        raise ConfigError("invalid config:\n" + "\n".join(_describe(e) for e in errors))
+    _fill_defaults(config, schema)
+    _check_references(config)
+    return config
+
+
+def _describe(error: jsonschema.ValidationError) -> str:
+    where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+    if error.validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        hint = f"; allowed keys here: {', '.join(allowed)}" if allowed else ""
+        return f"  at {where}: {error.message}{hint}"
+    return f"  at {where}: {error.message}"
+
+
+def _fill_defaults(node: Any, schema: dict) -> None:
+    """Insert the schema's ``default`` values for missing keys, recursively."""
+    if not isinstance(node, dict):
+        return
+    for key, sub in schema.get("properties", {}).items():
+        if key not in node and "default" in sub:
+            node[key] = yaml.safe_load(yaml.safe_dump(sub["default"]))  # deep copy
+        if key in node:
+            _fill_defaults(node[key], sub)
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, dict):
+        for key, value in node.items():
+            if key not in schema.get("properties", {}):
+                _fill_defaults(value, extra)
+
+
+def _check_references(config: dict) -> None:
+    from .methods import METHODS
+
+    problems = []
+    for name, exp in config["experiments"].items():
+        if exp["protocol"] not in config["protocols"]:
+            problems.append(
+                f"  at experiments/{name}/protocol: {exp['protocol']!r} is not defined "
+                f"under protocols (defined: {', '.join(sorted(config['protocols'])) or 'none'})"
+            )
+        for label, spec in exp["methods"].items():
+            if spec["estimator"] not in METHODS:
+                problems.append(
+                    f"  at experiments/{name}/methods/{label}/estimator: unknown method "
+                    f"{spec['estimator']!r}; known: {', '.join(sorted(METHODS))}"
+                )
+    for kind in ("tables", "figures"):
+        for name, spec in config[kind].items():
+            if spec["experiment"] not in config["experiments"]:
+                problems.append(
+                    f"  at {kind}/{name}/experiment: {spec['experiment']!r} is not an experiment"
+                )
+    if problems:
+        raise ConfigError("invalid config:\n" + "\n".join(problems))
+
+
+def param_settings(method_spec: dict) -> dict[str, dict[str, Any]]:
+    """Expand a method's ``grid`` into named parameter settings.
+
+    The name is ``"default"`` without a grid, else ``"key=value"`` pairs joined
+    by ``","`` in sorted key order (e.g. ``"C=10,nu=0.1"``).
+    """
+    grid = method_spec.get("grid") or {}
+    base = dict(method_spec.get("params") or {})
+    if not grid:
+        return {"default": base}
+    keys = sorted(grid)
+    settings = {}
+    for values in itertools.product(*(grid[k] for k in keys)):
+        name = ",".join(f"{k}={v}" for k, v in zip(keys, values))
+        settings[name] = {**base, **dict(zip(keys, values))}
+    return settings
+
+
+def n_splits(protocol: dict[str, Any]) -> int:
+    """How many splits a protocol produces (known before any data is read)."""
+    name = protocol["name"]
+    if name == "kfold":
+        return int(protocol["n_folds"])
+    if name in ("random", "subsets", "semisupervised", "raetsch"):
+        return int(protocol.get("n_repeats", 1))
+    if name == "official":
+        return 1
+    if name == "loo":
+        if "n_samples" not in protocol:
+            raise ConfigError("protocol loo needs n_samples (the data set size) for planning")
+        return int(protocol["n_samples"])
+    raise ConfigError(f"unknown protocol {name!r}")
+
+
+def plan_jobs(config: dict[str, Any], experiments: list[str] | None = None) -> list[Job]:
+    """All fit jobs of ``experiments`` (default: every experiment), in a stable order."""
+    jobs = []
+    for exp_name in experiments or list(config["experiments"]):
+        exp = config["experiments"][exp_name]
+        protocol = config["protocols"][exp["protocol"]]
+        for method, spec in exp["methods"].items():
+            for param in param_settings(spec):
+                for dataset in exp["datasets"]:
+                    for seed in exp["seeds"]:
+                        for split in range(n_splits(protocol)):
+                            jobs.append(
+                                Job(exp_name, method, param, dataset, exp["protocol"], seed, split)
+                            )
+    return jobs

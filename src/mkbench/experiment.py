@@ -1,0 +1,212 @@
+"""Run one workflow job: fit one method on one split of one data set, return one record.
+
+A record is a flat JSON object in long format (DESIGN.md, benchopt style):
+identifiers (experiment, method, dataset, protocol, seed, split), parameters as
+``p_*`` fields, metrics, timings, model size, solver status, the per-iteration
+history when the estimator keeps one, and package versions. :mod:`mkbench.report`
+reads records only.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+import warnings
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.preprocessing import StandardScaler
+
+from . import metrics
+from .exceptions import ConfigError, SolverError
+from .methods import make_method
+
+PREPROCESSORS = ("standardize", "none")
+_PACKAGES = ("mkbench", "numpy", "scipy", "scikit-learn", "highspy", "osqp", "pandas")
+
+
+def run_job(
+    dataset,
+    split: dict[str, np.ndarray],
+    *,
+    method: str,
+    estimator: str,
+    params: dict[str, Any] | None = None,
+    ids: dict[str, Any] | None = None,
+    preprocess: str = "standardize",
+) -> dict[str, Any]:
+    """Fit ``estimator`` on ``split["train"]`` of ``dataset`` and evaluate every part.
+
+    Parameters
+    ----------
+    dataset : mkbench.datasets.Dataset
+        The prepared data set.
+    split : dict of str to ndarray
+        Index arrays; ``"train"`` is required, every other part (``"test"``,
+        ``"validation"``, ``"unlabeled"``) is evaluated too.
+    method : str
+        The label of the method in the experiment (e.g. ``"svr"`` or ``"mark-l-c10"``).
+    estimator : str
+        The registry name of the estimator (:data:`mkbench.methods.METHODS`).
+    params : dict, optional
+        Estimator parameters; recorded as ``p_<name>`` fields.
+    ids : dict, optional
+        Job identifiers copied into the record (experiment, protocol, seed, split...).
+    preprocess : {"standardize", "none"}
+        ``"standardize"`` scales the inputs to zero mean and unit variance with
+        statistics of the training part only; targets are left in their units,
+        so MSE is reported in the units of the papers' tables.
+
+    Returns
+    -------
+    dict
+        The record. A fit that raises :class:`~mkbench.exceptions.SolverError`
+        gives a record with ``status`` ``"failed: ..."`` and NaN metrics, so the
+        failure reaches the report instead of vanishing.
+    """
+    if preprocess not in PREPROCESSORS:
+        raise ConfigError(f"unknown preprocess {preprocess!r}; choose one of {PREPROCESSORS}")
+    params = dict(params or {})
+    model = make_method(estimator, params)
+    parts = {name: np.asarray(idx, dtype=np.int64) for name, idx in split.items()}
+    X = _preprocess(dataset.X, parts["train"], preprocess)
+    y = dataset.y
+
+    record: dict[str, Any] = {
+        **(ids or {}),
+        "method": method,
+        "estimator": estimator,
+        "dataset": dataset.name,
+        "task": dataset.task,
+        "variant": dataset.metadata.get("variant", ""),
+        **{f"p_{key}": value for key, value in sorted(params.items())},
+        **{f"n_{name}": int(idx.size) for name, idx in parts.items()},
+    }
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        start = time.perf_counter()
+        try:
+            model.fit(X[parts["train"]], y[parts["train"]])
+        except SolverError as exc:
+            record.update(status=f"failed: {exc}", fit_seconds=time.perf_counter() - start)
+            return _finish(record, parts, dataset.task)
+        record["fit_seconds"] = time.perf_counter() - start
+    converged = not any(issubclass(w.category, ConvergenceWarning) for w in caught)
+    record["status"] = "optimal" if converged else "max_iter"
+
+    start = time.perf_counter()
+    predictions = {name: model.predict(X[idx]) for name, idx in parts.items() if idx.size}
+    record["predict_seconds"] = time.perf_counter() - start
+    record.update(_scores(y, parts, predictions, dataset.task))
+    record.update(_model_size(model))
+    return _finish(record, parts, dataset.task)
+
+
+def _preprocess(X: np.ndarray, train: np.ndarray, preprocess: str) -> np.ndarray:
+    """Standardise ``X`` with the training part's statistics (or return it as is)."""
+    if preprocess == "none":
+        return X
+    return StandardScaler().fit(X[train]).transform(X)
+
+
+def _scores(y, parts, predictions, task) -> dict[str, float]:
+    """Per-part metrics: MSE and Q^2 for regression, error rate for classification."""
+    out = {}
+    for name, pred in predictions.items():
+        truth = y[parts[name]]
+        if task == "regression":
+            out[f"{name}_mse"] = metrics.mse(truth, pred)
+            out[f"{name}_q2"] = metrics.q2(truth, pred)
+        else:
+            out[f"{name}_error"] = metrics.error_rate(truth, pred)
+    return out
+
+
+def _model_size(model) -> dict[str, Any]:
+    """Model size fields the estimator exposes: support vectors, columns, storage, history."""
+    out = {}
+    for attr, key in (("n_support_", "n_support"), ("storage_", "storage"), ("n_iter_", "n_iter")):
+        value = getattr(model, attr, None)
+        if value is not None:
+            out[key] = int(np.sum(value))
+    if hasattr(model, "best_params_"):
+        out["selected"] = {k: _plain(v) for k, v in model.best_params_.items()}
+    if hasattr(model, "history_"):
+        out["history"] = model.history_
+    return out
+
+
+def _finish(record, parts, task) -> dict[str, Any]:
+    """Fill NaN for metrics a failed fit could not compute; add provenance."""
+    names = ("mse", "q2") if task == "regression" else ("error",)
+    for part in parts:
+        for name in names:
+            record.setdefault(f"{part}_{name}", float("nan"))
+    record["versions"] = package_versions()
+    record["host"] = platform.node()
+    record["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    return record
+
+
+def package_versions() -> dict[str, str]:
+    """Versions of the packages whose behaviour the results depend on."""
+    out = {"python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            out[name] = "absent"
+    return out
+
+
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def protocol_splits(config: dict, protocol: str, dataset, seed: int) -> list[dict[str, np.ndarray]]:
+    """Every split of ``dataset`` under the named ``protocol`` of ``config`` for ``seed``.
+
+    Protocols that depend on the data set take their sizes and predefined splits
+    from its metadata: ``raetsch`` (the IDA sizes and, when available, the
+    predefined realisations) and ``official`` (e.g. MNIST's 60000/10000).
+    """
+    from .splits import make_splits
+
+    params = {k: v for k, v in config["protocols"][protocol].items() if k not in ("name", "n_samples")}
+    name = config["protocols"][protocol]["name"]
+    meta = dataset.metadata
+    if name == "raetsch":
+        n_train, n_test = meta["ida_sizes"]
+        params = {"n_train": n_train, "n_test": n_test, **params}
+        params.setdefault("predefined", meta.get("predefined_splits"))
+    elif name == "official":
+        if "official_split" not in meta:
+            raise ConfigError(f"data set {dataset.name!r} has no official train/test split")
+        params = {"train_idx": meta["official_split"]["train"], "test_idx": meta["official_split"]["test"]}
+    return make_splits(name, y=dataset.y, seed=seed, **params)
+
+
+def run_configured_job(config: dict, job, dataset, split: dict[str, np.ndarray]) -> dict[str, Any]:
+    """Run :func:`run_job` for a planned :class:`mkbench.config.Job` of ``config``."""
+    from .config import param_settings
+
+    exp = config["experiments"][job.experiment]
+    spec = exp["methods"][job.method]
+    ids = {
+        "experiment": job.experiment,
+        "protocol": job.protocol,
+        "seed": job.seed,
+        "split": job.split,
+        "param": job.param,
+    }
+    return run_job(
+        dataset,
+        split,
+        method=job.method,
+        estimator=spec["estimator"],
+        params=param_settings(spec)[job.param],
+        ids=ids,
+        preprocess=exp["preprocess"],
+    )

@@ -1,0 +1,23 @@
+"""Restricted master problems of column generation, one module per solver backend.
+
+Every master is a minimisation over the columns added so far and offers the
+same small interface, which is all a generic column-generation loop needs::
+
+    master = LPMaster(y, C)                   # or QPMaster(y, C, ...)
+    master.add_columns(K_block)               # (n_rows, k) candidate columns
+    sol = master.solve()                      # MasterSolution (raises SolverError unless optimal)
+    scores = columns.scores(sol.pricing_weights)   # KernelColumns: K' w per kernel and centre
+    master.violation(scores)                  # > 0: the column would improve the master
+
+For the QPs, price only columns not yet in the master: a column in it has
+score_j = alpha_j (eq. 8), which is not a violation. For the LPs every column in
+the master satisfies its dual constraint, so a full scan is safe.
+
+``solve_lp`` / ``solve_qp`` solve the full master with all columns at once.
+"""
+
+from ._solution import MasterSolution
+from .lp_highs import LPMaster, solve_lp
+from .qp_osqp import QPMaster, solve_qp
+
+__all__ = ["LPMaster", "MasterSolution", "QPMaster", "solve_lp", "solve_qp"]

@@ -1,0 +1,161 @@
+"""What every restricted master returns, and the checks and failure report they share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..exceptions import SolverError
+
+OPTIMAL = "optimal"
+ALPHA_SIGNS = ("nonneg", "free")
+INTERCEPTS = ("none", "free", "regularized")
+ON_FAILURE = ("raise", "record")
+
+
+@dataclass(frozen=True)
+class MasterSolution:
+    """Primal-dual solution of a restricted master problem.
+
+    Constraint-indexed arrays (``xi``, ``duals``) have one entry per margin
+    constraint: n for the hinge masters (cgboost eq. 4, 7, 11; SSMK eq. 9) and 2n
+    for epsilon-insensitive regression (eq. 13), laid out as [xi; eta] and [u; v].
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (n_columns,)
+        Coefficients of the master's columns, in the order they were added
+        (alpha = u - v for the free-sign LP of SSMK eq. 9).
+    intercept : float
+        Offset b; 0 when the master has none.
+    xi : ndarray of shape (n_constraints,)
+        Slacks of the margin constraints.
+    duals : ndarray of shape (n_constraints,)
+        Lagrange multipliers u >= 0 of the margin constraints in the papers'
+        convention: L = objective - sum_i u_i (margin_i + xi_i - rhs_i), so
+        0 <= u_i <= C, u_i = C where xi_i > 0 and u_i = 0 where the margin
+        constraint is slack (the dual variables u of cgboost eq. 5 and 9, beta of
+        SSMK eq. 10; [u; v] of eq. 13).
+    pricing_weights : ndarray of shape (n_rows,)
+        w with score_j = K_.j' w for any candidate column K_.j: y * u for the
+        hinge masters (eq. 6, 10, 12), u - v for regression (eq. 14).
+    objective : float
+        Primal objective of the restricted master.
+    status : str
+        ``"optimal"``, or the solver's own status text when it stopped otherwise
+        (then every number above is NaN; see ``on_failure`` of the masters).
+    iterations : int
+        Solver iterations of this solve (simplex or ADMM).
+    seconds : float
+        Wall-clock time of this solve, including any solver setup.
+    """
+
+    alpha: np.ndarray
+    intercept: float
+    xi: np.ndarray
+    duals: np.ndarray
+    pricing_weights: np.ndarray
+    objective: float
+    status: str
+    iterations: int
+    seconds: float
+
+    @property
+    def optimal(self) -> bool:
+        """Whether the solver reported an optimal solution."""
+        return self.status == OPTIMAL
+
+    def error_points(self, tol: float = 1e-9) -> np.ndarray:
+        """Indices of the data rows with a slack above ``tol`` (the "error points" of cgboost §5)."""
+        n = self.pricing_weights.shape[0]
+        return np.flatnonzero(self.xi.reshape(-1, n).max(axis=0) > tol)
+
+
+def dual_violation(scores: np.ndarray, *, free_sign: bool, threshold: float) -> np.ndarray:
+    """How much each candidate column violates the dual constraint of the master; <= 0 when satisfied.
+
+    For alpha >= 0 the dual constraint of column j is score_j <= threshold (eq. 5,
+    9; Theorem 3.1); for free alpha it is |score_j| <= threshold (SSMK eq. 10;
+    cgboost eq. 12, 14). The threshold is 1 for the 1-norm LPs and 0 for the 2-norm
+    QPs, whose dual constraint reads score_j <= alpha_j = 0 for a column not in the master.
+    """
+    scores = np.asarray(scores)
+    return (np.abs(scores) if free_sign else scores) - threshold
+
+
+def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
+    """Return ``value`` if it is one of ``choices``, else raise ValueError naming both."""
+    if value not in choices:
+        raise ValueError(f"{name}={value!r} is not one of {', '.join(map(repr, choices))}")
+    return value
+
+
+def check_C(C: float) -> float:
+    """Return the regularisation parameter C as a float if it is > 0."""
+    if not np.isfinite(C) or C <= 0:
+        raise ValueError(f"C must be a finite number > 0, got {C!r}")
+    return float(C)
+
+
+def check_labels(y: np.ndarray) -> np.ndarray:
+    """Return class labels y as a float vector if every entry is -1 or +1."""
+    y = np.asarray(y, dtype=np.float64).reshape(-1)
+    bad = np.setdiff1d(y, [-1.0, 1.0])
+    if bad.size:
+        raise ValueError(f"hinge masters need labels in {{-1, +1}}, got also {bad[:5].tolist()}")
+    return y
+
+
+def as_column_block(K: np.ndarray, n_rows: int) -> np.ndarray:
+    """Return candidate columns as a float (n_rows, k) array; a single column may be 1-D."""
+    K = np.asarray(K, dtype=np.float64)
+    if K.ndim == 1:
+        K = K[:, None]
+    if K.ndim != 2 or K.shape[0] != n_rows:
+        raise ValueError(f"columns must have shape ({n_rows}, k), got {K.shape}")
+    if not np.all(np.isfinite(K)):
+        raise ValueError("columns contain NaN or infinite values")
+    return K
+
+
+def failure(
+    *,
+    solver: str,
+    problem: str,
+    status: str,
+    n_rows: int,
+    n_columns: int,
+    n_constraints: int,
+    iterations: int,
+    seconds: float,
+    on_failure: str,
+) -> MasterSolution:
+    """Report a solve that did not end optimal: raise SolverError, or return a NaN record.
+
+    Raises
+    ------
+    SolverError
+        When ``on_failure == "raise"``; the message names the status and the problem size.
+    """
+    if on_failure == "raise":
+        raise SolverError(
+            f"{solver} stopped with status {status!r} on the restricted {problem} "
+            f"({n_rows} data rows, {n_columns} columns) after {iterations} iterations; "
+            "its solution was not used (pass on_failure='record' to get a record with this status instead)"
+        )
+
+    def nan(size: int) -> np.ndarray:
+        return np.full(size, np.nan)
+
+    return MasterSolution(
+        alpha=nan(n_columns),
+        intercept=float("nan"),
+        xi=nan(n_constraints),
+        duals=nan(n_constraints),
+        pricing_weights=nan(n_rows),
+        objective=float("nan"),
+        status=status,
+        iterations=iterations,
+        seconds=seconds,
+    )

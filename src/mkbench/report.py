@@ -1,0 +1,188 @@
+"""Records -> tables with the papers' numbers beside ours, and seaborn figures.
+
+This module reads records (:mod:`mkbench.experiment`) and the published values in
+``config/reference/*.csv``; it never runs a method. A reference CSV has one row per
+published number: ``paper, table, dataset, method, metric, mean, std, unit, note``.
+Published values are shown in their own ``(paper)`` column, never in place of ours.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._io import atomic_open, write_text
+from .exceptions import ConfigError, DataError
+
+#: Storage of MARK-L's fixed policy (T = 100 weak RBF columns): 3T + 1 numbers (MARK §5.2).
+MARK_L_STORAGE = 3 * 100 + 1
+
+REFERENCE_COLUMNS = ["paper", "table", "dataset", "method", "metric", "mean", "std", "unit", "note"]
+
+
+def collect_records(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
+    """Read record files into a frame, one row per job (history and versions left out).
+
+    Raises
+    ------
+    DataError
+        If a record is missing or not valid JSON (a truncated record names its file).
+    """
+    rows = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                record = json.load(fh)
+        except (OSError, json.JSONDecodeError) as exc:
+            raise DataError(
+                f"record {os.fspath(path)!r} is unreadable ({exc}); delete it and rerun its job"
+            ) from exc
+        record.pop("history", None)
+        record.pop("versions", None)
+        for key, value in record.pop("selected", {}).items():
+            record[f"s_{key}"] = value
+        rows.append(record)
+    if not rows:
+        raise DataError("no records to report on")
+    frame = pd.DataFrame(rows)
+    if "storage" in frame:
+        # The papers' "Storage" rows are ratios to MARK-L's model (MARK Tables 1-3).
+        frame["storage_ratio"] = frame["storage"] / MARK_L_STORAGE
+    return frame
+
+
+def summarise(records: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
+    """Mean, standard deviation and count of each metric per (dataset, method).
+
+    A job whose ``status`` starts with ``"failed"`` is counted in ``n_failed`` and
+    left out of the means, so a failure is visible rather than a silent number.
+    """
+    missing = [m for m in metrics if m not in records]
+    if missing:
+        raise ConfigError(
+            f"metric(s) {', '.join(missing)} are in no record; available: "
+            f"{', '.join(sorted(c for c in records if records[c].dtype.kind in 'fiu'))}"
+        )
+    failed = records["status"].astype(str).str.startswith("failed")
+    keys = ["dataset", "method"]
+    ok = records[~failed]
+    long = ok.melt(id_vars=keys, value_vars=metrics, var_name="metric")
+    long["value"] = pd.to_numeric(long["value"])
+    summary = long.groupby(keys + ["metric"], sort=False)["value"].agg(["mean", "std", "count"])
+    summary = summary.rename(columns={"count": "n"}).reset_index()
+    n_failed = records[failed].groupby(keys).size().rename("n_failed").reset_index()
+    summary = summary.merge(n_failed, on=keys, how="left")
+    summary["n_failed"] = summary["n_failed"].fillna(0).astype(int)
+    return summary
+
+
+def load_reference(path: str | os.PathLike, table: str | list[str]) -> pd.DataFrame:
+    """The published values of ``table`` (one id or a list) in the reference CSV at ``path``."""
+    if not Path(path).exists():
+        raise ConfigError(
+            f"reference file {os.fspath(path)!r} does not exist; published numbers go in "
+            "config/reference/<paper>.csv (columns: " + ", ".join(REFERENCE_COLUMNS) + ")"
+        )
+    ref = pd.read_csv(path, comment="#")
+    absent = [c for c in REFERENCE_COLUMNS if c not in ref]
+    if absent:
+        raise ConfigError(f"reference file {os.fspath(path)!r} lacks column(s) {', '.join(absent)}")
+    wanted = [table] if isinstance(table, str) else list(table)
+    rows = ref[ref["table"].isin(wanted)]
+    if rows.empty:
+        raise ConfigError(
+            f"reference file {os.fspath(path)!r} has no rows for table(s) {wanted}; "
+            f"tables in it: {', '.join(sorted(ref['table'].unique()))}"
+        )
+    return rows
+
+
+def paper_vs_ours(summary: pd.DataFrame, reference: pd.DataFrame | None) -> pd.DataFrame:
+    """One row per (dataset, method, metric) with ours and the paper's values side by side.
+
+    Methods or data sets that only the paper has (e.g. the HIV data, which is not
+    public) keep their row, with empty "ours" fields and the reason in ``note``.
+    """
+    table = summary.rename(columns={"mean": "ours_mean", "std": "ours_std"})
+    if reference is None:
+        table["paper_mean"] = np.nan
+        table["paper_std"] = np.nan
+        table["note"] = ""
+        return table
+    ref = reference.rename(columns={"mean": "paper_mean", "std": "paper_std"})
+    ref = ref[["dataset", "method", "metric", "paper_mean", "paper_std", "unit", "note"]]
+    table = table.merge(ref, on=["dataset", "method", "metric"], how="outer")
+    table["note"] = table["note"].fillna("")
+    return table
+
+
+def to_markdown(table: pd.DataFrame, caption: str) -> str:
+    """Render :func:`paper_vs_ours` as a Markdown table: rows (dataset, method), a column
+    per metric holding ``ours mean ± std`` and one holding the paper's value."""
+    wide = {}
+    for (dataset, method), group in table.groupby(["dataset", "method"], sort=False):
+        row = {"dataset": dataset, "method": method}
+        for rec in group.itertuples():
+            row[f"{rec.metric} (ours)"] = _fmt(rec.ours_mean, rec.ours_std)
+            row[f"{rec.metric} (paper)"] = _fmt(rec.paper_mean, rec.paper_std)
+        notes = sorted({n for n in group["note"] if n})
+        row["note"] = "; ".join(notes)
+        if "n" in group and group["n"].notna().any():
+            row["runs"] = int(group["n"].max())
+            row["failed"] = int(group["n_failed"].fillna(0).max())
+        wide[(dataset, method)] = row
+    frame = pd.DataFrame(list(wide.values())).astype(object).fillna("—")
+    return f"{caption}\n\n{frame.to_markdown(index=False)}\n"
+
+
+def _fmt(mean: float, std: float) -> str:
+    if mean is None or not np.isfinite(mean):
+        return "—"
+    text = f"{mean:.4g}"
+    if std is not None and np.isfinite(std):
+        text += f" ± {std:.3g}"
+    return text
+
+
+def write_table(
+    records: pd.DataFrame,
+    metrics: list[str],
+    out_stem: str | os.PathLike,
+    *,
+    caption: str,
+    reference: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Write ``<out_stem>.csv`` and ``<out_stem>.md`` atomically; return the table."""
+    table = paper_vs_ours(summarise(records, metrics), reference)
+    with atomic_open(f"{out_stem}.csv", "w", encoding="utf-8", newline="") as fh:
+        table.to_csv(fh, index=False)
+    write_text(f"{out_stem}.md", to_markdown(table, caption))
+    return table
+
+
+def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike, *, title: str) -> None:
+    """Per-split values of ``metric`` by method and data set (seaborn), as PNG and PDF."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    if metric not in records:
+        raise ConfigError(f"metric {metric!r} is in no record")
+    ok = records[~records["status"].astype(str).str.startswith("failed")]
+    grid = sns.catplot(
+        data=ok, x="method", y=metric, col="dataset", kind="box", sharey=False,
+        height=3.2, aspect=1.1, color="0.85",
+    )
+    grid.map_dataframe(sns.stripplot, x="method", y=metric, color="k", size=3)
+    grid.figure.suptitle(title, y=1.02)
+    for ext in ("png", "pdf"):
+        with atomic_open(f"{out_stem}.{ext}", "wb") as fh:
+            grid.figure.savefig(fh, format=ext, bbox_inches="tight", dpi=150)
+    plt.close(grid.figure)

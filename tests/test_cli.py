@@ -1,0 +1,54 @@
+import json
+
+import pytest
+
+from mkbench.cli import main
+
+from .conftest import ROOT
+
+
+def test_datasets_list_names_every_set_and_the_private_one(capsys):
+    assert main(["datasets", "list"]) == 0
+    out = capsys.readouterr().out
+    for name in ("mnist", "boston", "abalone", "banana", "ringnorm", "sk-diabetes"):
+        assert f"\n{name} " in "\n" + out
+    assert "hiv-qsar" in out and "data not public" in out
+
+
+def test_unknown_dataset_is_an_error_listing_known_names(capsys):
+    assert main(["datasets", "fetch", "bostn"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown" in err and "'bostn'" in err and "boston" in err and "Traceback" not in err
+
+
+def test_run_one_job_writes_one_record(tmp_path, capsys):
+    out = tmp_path / "record.json"
+    code = main(["run", "--config", str(ROOT / "config" / "smoke.yaml"), "--experiment", "smoke-regression",
+                 "--method", "krr", "--dataset", "sk-diabetes", "--split", "2", "--out", str(out)])
+    assert code == 0, capsys.readouterr().err
+    record = json.loads(out.read_text())
+    assert record["split"] == 2 and record["method"] == "krr" and record["test_mse"] > 0
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--experiment", "nope"], "unknown experiment 'nope'; known: smoke-regression, smoke-classification"),
+        (["--experiment", "smoke-regression", "--method", "svc"], "unknown method label 'svc'; known: svr, krr"),
+        (["--experiment", "smoke-regression", "--split", "7"], "--split 7 is out of range: the protocol has 3 splits"),
+    ],
+)
+def test_run_errors_name_the_problem(args, message, capsys):
+    base = {"--experiment": "smoke-regression", "--method": "svr", "--dataset": "sk-diabetes"}
+    for flag, value in zip(args[::2], args[1::2]):
+        base[flag] = value
+    argv = ["run", "--config", str(ROOT / "config" / "smoke.yaml")] + [x for kv in base.items() for x in kv]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_help_exits_cleanly(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--help"])
+    assert exc.value.code == 0
+    assert "datasets" in capsys.readouterr().out

@@ -1,0 +1,81 @@
+import copy
+
+import pytest
+import yaml
+
+from mkbench.config import load_config, param_settings, plan_jobs, validate_config
+from mkbench.exceptions import ConfigError
+
+from .conftest import ROOT
+
+
+@pytest.fixture
+def smoke():
+    with open(ROOT / "config" / "smoke.yaml") as fh:
+        return yaml.safe_load(fh)
+
+
+def test_shipped_configs_validate_and_plan():
+    full = load_config(ROOT / "config" / "config.yaml")
+    jobs = plan_jobs(full)
+    # MARK Tables 2-3: 2 methods x 2 data sets x 10 folds
+    assert len([j for j in jobs if j.experiment == "mark-benchmarks"]) == 40
+    assert len(set(j.record_path for j in jobs)) == len(jobs)
+    smoke = load_config(ROOT / "config" / "smoke.yaml")
+    assert len(plan_jobs(smoke)) == 2 * 3 + 2
+
+
+def test_defaults_are_filled(smoke):
+    config = validate_config(smoke)
+    assert config["experiments"]["smoke-regression"]["seeds"] == [0]
+    assert config["experiments"]["smoke-regression"]["preprocess"] == "standardize"
+    assert config["reference_dir"] == "config/reference"
+
+
+def test_typo_in_key_names_key_and_allowed_keys(smoke):
+    smoke["experiments"]["smoke-regression"]["dataset"] = ["sk-diabetes"]
+    with pytest.raises(ConfigError) as err:
+        validate_config(smoke)
+    text = str(err.value)
+    assert "experiments/smoke-regression" in text
+    assert "'dataset'" in text and "allowed keys here" in text and "datasets" in text
+
+
+def test_wrong_type_names_path(smoke):
+    smoke["experiments"]["smoke-regression"]["seeds"] = ["zero"]
+    with pytest.raises(ConfigError, match=r"experiments/smoke-regression/seeds/0: 'zero' is not of type 'integer'"):
+        validate_config(smoke)
+
+
+def test_undefined_protocol_and_unknown_estimator(smoke):
+    bad = copy.deepcopy(smoke)
+    bad["experiments"]["smoke-regression"]["protocol"] = "cv99"
+    bad["experiments"]["smoke-regression"]["methods"]["svr"]["estimator"] = "svmtorch"
+    with pytest.raises(ConfigError) as err:
+        validate_config(bad)
+    text = str(err.value)
+    assert "'cv99' is not defined under protocols (defined: cv3, holdout)" in text
+    assert "unknown method 'svmtorch'; known:" in text and "svr" in text
+
+
+def test_table_pointing_to_missing_experiment(smoke):
+    smoke["tables"]["smoke-regression"]["experiment"] = "nope"
+    with pytest.raises(ConfigError, match="tables/smoke-regression/experiment: 'nope' is not an experiment"):
+        validate_config(smoke)
+
+
+def test_missing_and_malformed_files(tmp_path):
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "absent.yaml")
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("experiments: [unclosed")
+    with pytest.raises(ConfigError, match="not valid YAML"):
+        load_config(bad)
+
+
+def test_param_settings_expand_grid_in_sorted_key_order():
+    spec = {"estimator": "svr", "params": {"search": "grid"}, "grid": {"nu": [1, 0.1], "C": [10]}}
+    settings = param_settings(spec)
+    assert list(settings) == ["C=10,nu=1", "C=10,nu=0.1"]
+    assert settings["C=10,nu=0.1"] == {"search": "grid", "C": 10, "nu": 0.1}
+    assert param_settings({"estimator": "svr"}) == {"default": {}}

@@ -1,0 +1,315 @@
+"""Restricted masters: incremental = full = independent reference, KKT, pricing optimality, failures.
+
+References are built here from the papers' formulas, independently of the masters:
+the LPs (cgboost eq. 4, SSMK eq. 9) with scipy's linprog, the QPs (cgboost eq. 7,
+11, 13) with HiGHS's QP solver.
+"""
+
+import highspy
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from mkbench.exceptions import SolverError
+from mkbench.kernels import KernelColumns
+from mkbench.masters import LPMaster, QPMaster, solve_lp, solve_qp
+
+C = 1.0
+TOL = 1e-7
+
+LP_CASES = [
+    ("nonneg", "none"),  # LPBoost, cgboost eq. 4
+    ("free", "free"),  # SSMK eq. 9
+    ("nonneg", "free"),  # cgboost §4.1, b free
+    ("free", "regularized"),  # cgboost §4.1, b a constant column
+]
+QP_CASES = [
+    ("hinge", "nonneg", "none"),  # cgboost eq. 7
+    ("hinge", "free", "none"),  # eq. 11
+    ("hinge", "nonneg", "free"),  # §4.1, b free
+    ("hinge", "free", "regularized"),  # §4.1, b a constant column
+    ("epsilon_insensitive", "free", "none"),  # eq. 13
+    ("epsilon_insensitive", "free", "free"),
+    ("epsilon_insensitive", "nonneg", "regularized"),
+]
+
+
+@pytest.fixture(scope="module")
+def problem():
+    """50 points, columns [K_linear | K_quadratic | K_rbf] (50 x 150), labels and responses."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(50, 3))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 - 0.3 + 0.3 * rng.normal(size=50) > 0, 1.0, -1.0)
+    response = X[:, 0] + np.sin(X[:, 1]) + 0.1 * rng.normal(size=50)
+    columns = KernelColumns(X, ["linear", "quadratic", "rbf"])
+    K = np.hstack([columns.block(p, range(50)) for p in range(3)])
+    return K, y, response
+
+
+def _targets(problem, loss):
+    K, y, response = problem
+    return K, (y if loss == "hinge" else response)
+
+
+def _margin_rows(y, loss, epsilon=0.1):
+    """(S, rhs) with the margin constraints S f + xi >= rhs of eq. 4/7 (hinge) or eq. 13."""
+    n = len(y)
+    if loss == "hinge":
+        return np.diag(y), np.ones(n)
+    return np.vstack([np.eye(n), -np.eye(n)]), np.concatenate([y - epsilon, -y - epsilon])
+
+
+def linprog_reference(K, y, C, alpha_sign, intercept):
+    """Optimal value of LP (4) / (9) over variables [alpha+ | alpha- | b+ | b- | xi]."""
+    n, d = K.shape
+    YK = y[:, None] * K
+    blocks, cost, bounds = [YK], [np.ones(d)], [(0, None)] * d
+    if alpha_sign == "free":
+        blocks, cost, bounds = blocks + [-YK], cost + [np.ones(d)], bounds + [(0, None)] * d
+    if intercept == "free":
+        blocks, cost, bounds = blocks + [y[:, None]], cost + [np.zeros(1)], bounds + [(None, None)]
+    if intercept == "regularized":
+        blocks, cost, bounds = blocks + [np.c_[y, -y]], cost + [np.ones(2)], bounds + [(0, None)] * 2
+    blocks, cost, bounds = blocks + [np.eye(n)], cost + [np.full(n, C)], bounds + [(0, None)] * n
+    A_ub, b_ub = -np.hstack(blocks), -np.ones(n)
+    res = linprog(np.concatenate(cost), A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs")
+    assert res.status == 0
+    return res.fun
+
+
+def highs_qp_reference(K, y, C, loss, alpha_sign, intercept, epsilon=0.1):
+    """Optimal value of QP (7) / (11) / (13) over variables [alpha | b | xi], by HiGHS's QP solver."""
+    inf = highspy.kHighsInf
+    d = K.shape[1]
+    S, rhs = _margin_rows(y, loss, epsilon)
+    m = len(rhs)
+    A = sp.csc_matrix(np.hstack([S @ K, S.sum(axis=1, keepdims=True), np.eye(m)]))
+    alpha_lower, b_bound = (0.0 if alpha_sign == "nonneg" else -inf), (0.0 if intercept == "none" else inf)
+    lp = highspy.HighsLp()
+    lp.num_col_, lp.num_row_ = d + 1 + m, m
+    lp.col_cost_ = np.concatenate([np.zeros(d + 1), np.full(m, C)])
+    lp.col_lower_ = np.concatenate([np.full(d, alpha_lower), [-b_bound], np.zeros(m)])
+    lp.col_upper_ = np.concatenate([np.full(d, inf), [b_bound], np.full(m, inf)])
+    lp.row_lower_, lp.row_upper_ = rhs, np.full(m, inf)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = A.indptr, A.indices, A.data
+    b_weight = 1.0 if intercept == "regularized" else 0.0
+    H = sp.diags(np.concatenate([np.ones(d), [b_weight], np.zeros(m)]), format="csc")
+    hessian = highspy.HighsHessian()
+    hessian.dim_, hessian.format_ = d + 1 + m, highspy.HessianFormat.kTriangular
+    hessian.start_, hessian.index_, hessian.value_ = H.indptr, H.indices, H.data
+    model = highspy.HighsModel()
+    model.lp_, model.hessian_ = lp, hessian
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    h.passModel(model)
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    return h.getInfo().objective_function_value
+
+
+def _add_in_chunks(master, K, chunk=37, seed=0):
+    """Add the columns of K in a random order, in chunks, solving after each; return the last solution."""
+    order = np.random.default_rng(seed).permutation(K.shape[1])
+    for start in range(0, len(order), chunk):
+        master.add_columns(K[:, order[start : start + chunk]])
+        solution = master.solve()
+    return solution
+
+
+def _check_complementarity(solution, S, rhs, K, C):
+    """Primal feasibility, 0 <= u <= C, u = C where xi > 0, u = 0 where the margin constraint is slack."""
+    u, xi = solution.duals, solution.xi
+    slack = S @ (K @ solution.alpha + solution.intercept) + xi - rhs
+    assert np.all(xi >= -TOL) and np.all(slack >= -TOL)
+    assert np.all(u >= -TOL) and np.all(u <= C + TOL)
+    np.testing.assert_allclose(u[xi > 1e-6], C, atol=1e-6)
+    np.testing.assert_allclose(u[slack > 1e-6], 0.0, atol=1e-6)
+
+
+# ---------------------------------------------------------------- LP (HiGHS)
+
+
+@pytest.mark.parametrize(("alpha_sign", "intercept"), LP_CASES)
+def test_lp_incremental_equals_full_equals_linprog(problem, alpha_sign, intercept):
+    K, y, _ = problem
+    full = solve_lp(K, y, C, alpha_sign=alpha_sign, intercept=intercept)
+    incremental = _add_in_chunks(LPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept), K)
+    reference = linprog_reference(K, y, C, alpha_sign, intercept)
+    assert full.optimal and incremental.optimal
+    assert full.objective == pytest.approx(reference, rel=1e-6)
+    assert incremental.objective == pytest.approx(reference, rel=1e-6)
+
+
+@pytest.mark.parametrize(("alpha_sign", "intercept"), LP_CASES)
+def test_lp_duals_satisfy_kkt(problem, alpha_sign, intercept):
+    K, y, _ = problem
+    master = LPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept, columns=K)
+    solution = master.solve()
+    _check_complementarity(solution, *_margin_rows(y, "hinge"), K, C)
+    u, alpha = solution.duals, solution.alpha
+    np.testing.assert_allclose(solution.pricing_weights, y * u)
+    scores = K.T @ solution.pricing_weights  # sum_i u_i y_i K_ij, eq. 6
+    # dual feasibility (eq. 5, SSMK eq. 10) at the full optimum: Theorem 3.1 / Proposition 1
+    assert master.violation(scores).max() <= TOL
+    # reduced-cost complementarity: alpha_j != 0 only where the dual constraint is tight
+    np.testing.assert_allclose(scores[alpha > 1e-9], 1.0, atol=TOL)
+    np.testing.assert_allclose(scores[alpha < -1e-9], -1.0, atol=TOL)
+    if intercept == "free":
+        assert abs(u @ y) <= TOL
+    if intercept == "regularized":
+        assert abs(u @ y) <= 1 + TOL
+    # strong duality with the dual objective sum_i u_i
+    assert solution.objective == pytest.approx(u.sum(), rel=1e-9)
+
+
+@pytest.mark.parametrize(("alpha_sign", "intercept"), [("nonneg", "none"), ("free", "free")])
+def test_lp_pricing_detects_missing_columns(problem, alpha_sign, intercept):
+    K, y, _ = problem
+    full = solve_lp(K, y, C, alpha_sign=alpha_sign, intercept=intercept)
+    support = np.flatnonzero(np.abs(full.alpha) > 1e-9)
+    master = LPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept, columns=K[:, support])
+    restricted = master.solve()
+    assert restricted.objective == pytest.approx(full.objective, rel=1e-9)
+    assert master.violation(K.T @ restricted.pricing_weights).max() <= TOL  # tau <= 1: optimal
+    useful = support[np.argmax(np.abs(full.alpha[support]))]
+    without = np.setdiff1d(support, useful)
+    master = LPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept, columns=K[:, without])
+    restricted = master.solve()
+    assert restricted.objective > full.objective + 1e-6
+    assert master.violation(K.T @ restricted.pricing_weights).max() > 1e-6  # tau > 1: a column enters
+
+
+def test_free_lp_split_is_complementary(problem):
+    K, y, _ = problem
+    master = LPMaster(y, C, alpha_sign="free", intercept="free", columns=K)
+    solution = master.solve()
+    u, v = master.alpha_parts()
+    assert np.all(u >= 0) and np.all(v >= 0)
+    assert np.max(u * v) <= 1e-12
+    np.testing.assert_array_equal(u - v, solution.alpha)
+
+
+def test_lp_resolve_is_warm(problem):
+    K, y, _ = problem
+    master = LPMaster(y, C, columns=K[:, :60])
+    assert master.solve().iterations > 0
+    assert master.solve().iterations == 0  # HiGHS kept the optimal basis
+
+
+def test_lp_failure_raises_or_records(problem):
+    K, y, _ = problem
+    limited = {"simplex_iteration_limit": 0, "presolve": "off"}
+    with pytest.raises(SolverError, match=r"status 'Iteration limit reached'.*50 data rows, 150 columns"):
+        solve_lp(K, y, C, options=limited)
+    record = solve_lp(K, y, C, options=limited, on_failure="record")
+    assert not record.optimal and record.status == "Iteration limit reached"
+    assert np.isnan(record.objective) and np.all(np.isnan(record.duals))
+
+
+def test_lp_rejects_bad_arguments(problem):
+    K, y, _ = problem
+    with pytest.raises(ValueError, match="no_such_option"):
+        LPMaster(y, C, options={"no_such_option": 1})
+    with pytest.raises(ValueError, match=r"labels in \{-1, \+1\}"):
+        LPMaster((y + 1) / 2, C)
+    with pytest.raises(ValueError, match="on_failure='ignore'"):
+        LPMaster(y, C, on_failure="ignore")
+    with pytest.raises(ValueError, match="C must be"):
+        LPMaster(y, 0.0)
+    with pytest.raises(ValueError, match=r"shape \(50, k\)"):
+        LPMaster(y, C).add_columns(K[:10])
+
+
+# ---------------------------------------------------------------- QP (OSQP)
+
+
+@pytest.mark.parametrize(("loss", "alpha_sign", "intercept"), QP_CASES)
+def test_qp_incremental_equals_full_equals_highs(problem, loss, alpha_sign, intercept):
+    K, y = _targets(problem, loss)
+    options = dict(loss=loss, alpha_sign=alpha_sign, intercept=intercept)
+    full = solve_qp(K, y, C, **options)
+    incremental = _add_in_chunks(QPMaster(y, C, **options), K)
+    reference = highs_qp_reference(K, y, C, loss, alpha_sign, intercept)
+    assert full.optimal and incremental.optimal
+    assert full.objective == pytest.approx(reference, rel=1e-6)
+    assert incremental.objective == pytest.approx(reference, rel=1e-6)
+
+
+@pytest.mark.parametrize(("loss", "alpha_sign", "intercept"), QP_CASES)
+def test_qp_duals_satisfy_kkt(problem, loss, alpha_sign, intercept):
+    K, y = _targets(problem, loss)
+    solution = solve_qp(K, y, C, loss=loss, alpha_sign=alpha_sign, intercept=intercept)
+    S, rhs = _margin_rows(y, loss)
+    _check_complementarity(solution, S, rhs, K, C)
+    u, alpha, b = solution.duals, solution.alpha, solution.intercept
+    w = solution.pricing_weights
+    np.testing.assert_allclose(w, S.T @ u, atol=1e-12)  # y * u (eq. 10, 12) or u - v (eq. 14)
+    scores = K.T @ w
+    # stationarity in alpha (eq. 8): alpha_j - score_j = t_j >= 0, t_j alpha_j = 0, or alpha = score when free
+    expected = np.maximum(scores, 0.0) if alpha_sign == "nonneg" else scores
+    np.testing.assert_allclose(alpha, expected, atol=1e-6)
+    if intercept == "free":
+        assert abs(w.sum()) <= 1e-6
+    if intercept == "regularized":
+        assert b == pytest.approx(w.sum(), abs=1e-6)
+    if loss == "epsilon_insensitive":
+        n = len(y)
+        assert np.max(u[:n] * u[n:]) <= 1e-9  # a point is not above and below the tube
+    # strong duality: primal objective = sum_r u_r rhs_r - ||alpha||^2 / 2 - b^2 / 2 (regularised b)
+    b_term = b**2 / 2 if intercept == "regularized" else 0.0
+    assert solution.objective == pytest.approx(u @ rhs - alpha @ alpha / 2 - b_term, rel=1e-6)
+
+
+def test_qp_theorem_3_1_nonneg(problem):
+    K, y, _ = problem
+    full = solve_qp(K, y, C)
+    support = np.flatnonzero(full.alpha > 1e-6)
+    rest = np.setdiff1d(np.arange(K.shape[1]), support)
+    master = QPMaster(y, C, columns=K[:, support])
+    restricted = master.solve()
+    assert restricted.objective == pytest.approx(full.objective, rel=1e-6)
+    assert master.violation(K[:, rest].T @ restricted.pricing_weights).max() <= 1e-6  # tau <= 0, eq. 10
+    master.add_columns(K[:, rest])  # none violates: the warm start is already optimal
+    assert master.solve().iterations <= 50
+    useful = support[np.argmax(full.alpha[support])]
+    master = QPMaster(y, C, columns=K[:, np.setdiff1d(support, useful)])
+    restricted = master.solve()
+    assert restricted.objective > full.objective + 1e-6
+    assert master.violation(K[:, useful].T @ restricted.pricing_weights) > 1e-4
+
+
+def test_qp_free_duality_gap_is_proposition_4_1(problem):
+    K, y, _ = problem
+    full = solve_qp(K, y, C, alpha_sign="free")
+    np.testing.assert_allclose(full.alpha, K.T @ full.pricing_weights, atol=1e-6)  # tau = 0 (Remark 4.1)
+    working = np.random.default_rng(1).permutation(K.shape[1])[:40]
+    master = QPMaster(y, C, alpha_sign="free", columns=K[:, working])
+    restricted = master.solve()
+    scores = K.T @ restricted.pricing_weights
+    outside = np.setdiff1d(np.arange(K.shape[1]), working)
+    master_dual = restricted.duals.sum() - scores @ scores / 2  # dual objective of the master at u-hat
+    gap = restricted.objective - master_dual
+    assert gap == pytest.approx((scores[outside] ** 2).sum() / 2, rel=1e-6)
+    assert master_dual <= full.objective + 1e-6 <= restricted.objective + 2e-6
+    assert master.violation(scores[outside]).max() > 1e-3  # tau > 0 (eq. 12): not optimal yet
+
+
+def test_qp_failure_raises_or_records(problem):
+    K, y, _ = problem
+    with pytest.raises(SolverError, match=r"status 'maximum iterations reached'.*50 data rows, 150 columns"):
+        solve_qp(K, y, C, max_iter=5)
+    record = solve_qp(K, y, C, max_iter=5, on_failure="record")
+    assert record.status == "maximum iterations reached" and record.iterations == 5
+    assert np.isnan(record.objective) and np.all(np.isnan(record.alpha))
+
+
+def test_error_points_are_rows_with_slack(problem):
+    K, y, response = problem
+    hinge = solve_qp(K, y, C)
+    np.testing.assert_array_equal(hinge.error_points(1e-6), np.flatnonzero(hinge.xi > 1e-6))
+    tube = solve_qp(K, response, C, loss="epsilon_insensitive", alpha_sign="free")
+    n = len(response)
+    expected = np.flatnonzero((tube.xi[:n] > 1e-6) | (tube.xi[n:] > 1e-6))
+    np.testing.assert_array_equal(tube.error_points(1e-6), expected)

@@ -1,0 +1,10 @@
+"""Fetch and verify one data set's raw files (mirror first, then the canonical URLs)."""
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+from mkbench._io import write_json
+from mkbench.datasets import fetch
+
+paths = fetch(snakemake.wildcards.dataset, mirror=snakemake.params.mirror, data_home=snakemake.params.home)
+write_json(snakemake.output[0], {"dataset": snakemake.wildcards.dataset, "files": [str(p) for p in paths]})

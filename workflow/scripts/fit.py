@@ -1,0 +1,18 @@
+"""Fit one method on one split and write its record (one job, one record)."""
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+from mkbench._io import write_json
+from mkbench.config import Job
+from mkbench.experiment import run_configured_job
+from mkbench.prepare import load_prepared
+from mkbench.splits import load_split
+
+w = snakemake.wildcards
+protocol = snakemake.config["experiments"][w.experiment]["protocol"]
+job = Job(w.experiment, w.method, w.param, w.dataset, protocol, int(w.seed), int(w.split))
+split, _ = load_split(snakemake.input.split)
+record = run_configured_job(snakemake.config, job, load_prepared(snakemake.input.data), split)
+write_json(snakemake.output[0], record)
+print(f"{job}: status {record['status']}, fit {record['fit_seconds']:.3f} s", file=sys.stderr)

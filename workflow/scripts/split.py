@@ -1,0 +1,15 @@
+"""Write one split of a data set under a named protocol, deterministic from the seed."""
+import sys
+
+sys.stderr = open(snakemake.log[0], "w", buffering=1)
+
+from mkbench.experiment import protocol_splits
+from mkbench.prepare import load_prepared
+from mkbench.splits import save_split
+
+w = snakemake.wildcards
+dataset = load_prepared(snakemake.input[0])
+splits = protocol_splits(snakemake.config, w.protocol, dataset, int(w.seed))
+meta = {"dataset": w.dataset, "protocol": snakemake.config["protocols"][w.protocol], "seed": int(w.seed),
+        "split": int(w.split), "n_splits": len(splits)}
+save_split(snakemake.output[0], splits[int(w.split)], meta)
