@@ -22,7 +22,8 @@ def test_shipped_configs_validate_and_plan():
     assert len([j for j in jobs if j.experiment == "mark-benchmarks"]) == 40
     assert len(set(j.record_path for j in jobs)) == len(jobs)
     smoke = load_config(ROOT / "config" / "smoke.yaml")
-    assert len(plan_jobs(smoke)) == 2 * 3 + 2
+    # regression: 2 methods x 3 folds; classification: (svc + cgboost-lp + 2 C of cgboost-qp) x 2 repeats
+    assert len(plan_jobs(smoke)) == 2 * 3 + 4 * 2
 
 
 def test_defaults_are_filled(smoke):

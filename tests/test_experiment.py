@@ -57,7 +57,17 @@ def test_solver_failure_is_recorded_not_hidden(diabetes, monkeypatch):
 def test_bad_preprocess_and_unknown_method(diabetes):
     with pytest.raises(ConfigError, match="unknown preprocess 'scale'"):
         experiment.run_job(diabetes, _split(len(diabetes.y)), method="m", estimator="svr", preprocess="scale")
-    with pytest.raises(KeyError, match="unknown method 'svmtorch'; known methods: krr, svc, svr"):
+    with pytest.raises(KeyError, match="unknown method 'svmtorch'; known methods: cgboost, cgboost-regressor, krr, svc, svr"):
         experiment.run_job(diabetes, _split(len(diabetes.y)), method="m", estimator="svmtorch")
     with pytest.raises(ConfigError, match="has no parameter\\(s\\) gama"):
         experiment.run_job(diabetes, _split(len(diabetes.y)), method="m", estimator="svr", params={"gama": 1})
+
+
+def test_cgboost_record_has_columns_per_kernel(diabetes):
+    y = np.where(diabetes.y > np.median(diabetes.y), 1, -1)
+    data = Dataset("sk-diabetes-binary", diabetes.X, y, diabetes.feature_names, "binary", {})
+    record = experiment.run_job(data, _split(len(y)), method="cg", estimator="cgboost",
+                                params={"kernels": "L,R", "penalty": "l1", "C": 1.0})
+    assert record["status"] == "optimal" and record["cg_status"] == "optimal"
+    assert record["columns_linear"] + record["columns_rbf"] == record["n_support"] > 0
+    assert 0 <= record["test_error"] <= 1 and record["history"][-1]["max_violation"] <= 1e-6

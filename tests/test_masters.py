@@ -222,13 +222,14 @@ def test_lp_rejects_bad_arguments(problem):
         LPMaster(y, C).add_columns(K[:10])
 
 
-# ---------------------------------------------------------------- QP (OSQP)
+# ---------------------------------------------------------------- QP (Clarabel, OSQP)
 
 
+@pytest.mark.parametrize("solver", ["clarabel", "osqp"])
 @pytest.mark.parametrize(("loss", "alpha_sign", "intercept"), QP_CASES)
-def test_qp_incremental_equals_full_equals_highs(problem, loss, alpha_sign, intercept):
+def test_qp_incremental_equals_full_equals_highs(problem, loss, alpha_sign, intercept, solver):
     K, y = _targets(problem, loss)
-    options = dict(loss=loss, alpha_sign=alpha_sign, intercept=intercept)
+    options = dict(loss=loss, alpha_sign=alpha_sign, intercept=intercept, solver=solver)
     full = solve_qp(K, y, C, **options)
     incremental = _add_in_chunks(QPMaster(y, C, **options), K)
     reference = highs_qp_reference(K, y, C, loss, alpha_sign, intercept)
@@ -237,10 +238,11 @@ def test_qp_incremental_equals_full_equals_highs(problem, loss, alpha_sign, inte
     assert incremental.objective == pytest.approx(reference, rel=1e-6)
 
 
+@pytest.mark.parametrize("solver", ["clarabel", "osqp"])
 @pytest.mark.parametrize(("loss", "alpha_sign", "intercept"), QP_CASES)
-def test_qp_duals_satisfy_kkt(problem, loss, alpha_sign, intercept):
+def test_qp_duals_satisfy_kkt(problem, loss, alpha_sign, intercept, solver):
     K, y = _targets(problem, loss)
-    solution = solve_qp(K, y, C, loss=loss, alpha_sign=alpha_sign, intercept=intercept)
+    solution = solve_qp(K, y, C, loss=loss, alpha_sign=alpha_sign, intercept=intercept, solver=solver)
     S, rhs = _margin_rows(y, loss)
     _check_complementarity(solution, S, rhs, K, C)
     u, alpha, b = solution.duals, solution.alpha, solution.intercept
@@ -271,8 +273,10 @@ def test_qp_theorem_3_1_nonneg(problem):
     restricted = master.solve()
     assert restricted.objective == pytest.approx(full.objective, rel=1e-6)
     assert master.violation(K[:, rest].T @ restricted.pricing_weights).max() <= 1e-6  # tau <= 0, eq. 10
-    master.add_columns(K[:, rest])  # none violates: the warm start is already optimal
-    assert master.solve().iterations <= 50
+    warm = QPMaster(y, C, columns=K[:, support], solver="osqp")
+    warm.solve()
+    warm.add_columns(K[:, rest])  # none violates: OSQP's warm start is already optimal
+    assert warm.solve().iterations <= 50
     useful = support[np.argmax(full.alpha[support])]
     master = QPMaster(y, C, columns=K[:, np.setdiff1d(support, useful)])
     restricted = master.solve()
@@ -292,17 +296,35 @@ def test_qp_free_duality_gap_is_proposition_4_1(problem):
     master_dual = restricted.duals.sum() - scores @ scores / 2  # dual objective of the master at u-hat
     gap = restricted.objective - master_dual
     assert gap == pytest.approx((scores[outside] ** 2).sum() / 2, rel=1e-6)
+    assert master.duality_gap(scores[outside]) == pytest.approx(gap, rel=1e-6)
     assert master_dual <= full.objective + 1e-6 <= restricted.objective + 2e-6
     assert master.violation(scores[outside]).max() > 1e-3  # tau > 0 (eq. 12): not optimal yet
+
+
+def test_qp_nonneg_duality_gap_is_primal_minus_dual(problem):
+    """alpha >= 0: the dual function at u-hat is sum u - 1/2 sum_j max(score_j, 0)^2."""
+    K, y, _ = problem
+    working = np.arange(0, K.shape[1], 5)
+    master = QPMaster(y, C, columns=K[:, working])
+    restricted = master.solve()
+    scores = K.T @ restricted.pricing_weights
+    master_dual = restricted.duals.sum() - (np.maximum(scores, 0) ** 2).sum() / 2
+    outside = np.setdiff1d(np.arange(K.shape[1]), working)
+    assert master.duality_gap(scores[outside]) == pytest.approx(restricted.objective - master_dual, rel=1e-6)
+    assert master_dual <= solve_qp(K, y, C).objective + 1e-6
 
 
 def test_qp_failure_raises_or_records(problem):
     K, y, _ = problem
     with pytest.raises(SolverError, match=r"status 'maximum iterations reached'.*50 data rows, 150 columns"):
-        solve_qp(K, y, C, max_iter=5)
-    record = solve_qp(K, y, C, max_iter=5, on_failure="record")
+        solve_qp(K, y, C, solver="osqp", max_iter=5)
+    record = solve_qp(K, y, C, solver="osqp", max_iter=5, on_failure="record")
     assert record.status == "maximum iterations reached" and record.iterations == 5
     assert np.isnan(record.objective) and np.all(np.isnan(record.alpha))
+    with pytest.raises(SolverError, match=r"clarabel stopped with status 'MaxIterations'"):
+        solve_qp(K, y, C, settings={"max_iter": 2})
+    with pytest.raises(ValueError, match="solver='cplex' is not one of 'clarabel', 'osqp'"):
+        QPMaster(y, C, solver="cplex")
 
 
 def test_error_points_are_rows_with_slack(problem):

@@ -90,3 +90,18 @@ def test_write_table_outputs_markdown_and_csv_only(tmp_path):
     assert md.startswith("Caption here")
     assert "test_mse (ours)" in md and "test_mse (paper)" in md and "12 ± 2.83" in md and "11.5 ± 6.95" in md
     assert pd.read_csv(out / "t.csv")["ours_mean"].notna().any()
+
+
+def test_grid_settings_are_not_averaged_together():
+    records = pd.DataFrame(
+        {
+            "dataset": ["d"] * 4,
+            "method": ["cg"] * 4,
+            "param": ["C=0.1", "C=0.1", "C=1.0", "C=1.0"],
+            "status": ["optimal"] * 4,
+            "test_error": [0.1, 0.3, 0.5, 0.7],
+        }
+    )
+    summary = summarise(records, ["test_error"]).set_index("method")
+    assert summary.loc["cg [C=0.1]", "mean"] == pytest.approx(0.2)
+    assert summary.loc["cg [C=1.0]", "mean"] == pytest.approx(0.6)

@@ -6,3 +6,21 @@ that reproduce the papers' tables live in :mod:`mkbench.datasets`,
 """
 
 __version__ = "0.1.0"
+
+_ESTIMATORS = {
+    "CGBoostClassifier": "mkbench.estimators",
+    "CGBoostRegressor": "mkbench.estimators",
+    "SelectedSVR": "mkbench.baselines",
+    "SelectedKernelRidge": "mkbench.baselines",
+    "SelectedSVC": "mkbench.baselines",
+}
+__all__ = sorted(_ESTIMATORS)
+
+
+def __getattr__(name: str):
+    """Import an estimator on first use (``mkbench.CGBoostClassifier``), keeping ``import mkbench`` light."""
+    if name in _ESTIMATORS:
+        import importlib
+
+        return getattr(importlib.import_module(_ESTIMATORS[name]), name)
+    raise AttributeError(f"module 'mkbench' has no attribute {name!r}")

@@ -131,6 +131,10 @@ def _model_size(model) -> dict[str, Any]:
         value = getattr(model, attr, None)
         if value is not None:
             out[key] = int(np.sum(value))
+    for kernel, count in getattr(model, "n_columns_by_kernel_", {}).items():
+        out[f"columns_{kernel}"] = count  # C_l, C_q, C_r of cgboost Table 1
+    if hasattr(model, "status_"):
+        out["cg_status"] = model.status_
     if hasattr(model, "best_params_"):
         out["selected"] = {k: _plain(v) for k, v in model.best_params_.items()}
     if hasattr(model, "history_"):

@@ -18,6 +18,8 @@ METHODS: dict[str, str] = {
     "svr": "mkbench.baselines:SelectedSVR",
     "krr": "mkbench.baselines:SelectedKernelRidge",
     "svc": "mkbench.baselines:SelectedSVC",
+    "cgboost": "mkbench.estimators:CGBoostClassifier",
+    "cgboost-regressor": "mkbench.estimators:CGBoostRegressor",
 }
 
 

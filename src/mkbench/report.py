@@ -61,6 +61,8 @@ def summarise(records: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
 
     A job whose ``status`` starts with ``"failed"`` is counted in ``n_failed`` and
     left out of the means, so a failure is visible rather than a silent number.
+    Settings of a method's parameter grid are never averaged together: each is a
+    method of its own, labelled ``"method [C=1.0]"``.
     """
     missing = [m for m in metrics if m not in records]
     if missing:
@@ -68,6 +70,10 @@ def summarise(records: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
             f"metric(s) {', '.join(missing)} are in no record; available: "
             f"{', '.join(sorted(c for c in records if records[c].dtype.kind in 'fiu'))}"
         )
+    records = records.copy()
+    if "param" in records:
+        gridded = records["param"].notna() & (records["param"] != "default")
+        records.loc[gridded, "method"] = records["method"] + " [" + records["param"].astype(str) + "]"
     failed = records["status"].astype(str).str.startswith("failed")
     keys = ["dataset", "method"]
     ok = records[~failed]
@@ -121,20 +127,23 @@ def paper_vs_ours(summary: pd.DataFrame, reference: pd.DataFrame | None) -> pd.D
     return table
 
 
-def to_markdown(table: pd.DataFrame, caption: str) -> str:
+def to_markdown(table: pd.DataFrame, caption: str, metrics: list[str] | None = None) -> str:
     """Render :func:`paper_vs_ours` as a Markdown table: rows (dataset, method), a column
-    per metric holding ``ours mean ± std`` and one holding the paper's value."""
+    per metric holding ``ours mean ± std`` and one holding the paper's value, metrics in
+    the order of ``metrics`` (default: as they come)."""
+    order = {m: i for i, m in enumerate(metrics or [])}
     wide = {}
     for (dataset, method), group in table.groupby(["dataset", "method"], sort=False):
         row = {"dataset": dataset, "method": method}
+        group = group.sort_values("metric", key=lambda m: m.map(order).fillna(len(order)), kind="stable")
         for rec in group.itertuples():
             row[f"{rec.metric} (ours)"] = _fmt(rec.ours_mean, rec.ours_std)
             row[f"{rec.metric} (paper)"] = _fmt(rec.paper_mean, rec.paper_std)
         notes = sorted({n for n in group["note"] if n})
         row["note"] = "; ".join(notes)
         if "n" in group and group["n"].notna().any():
-            row["runs"] = int(group["n"].max())
-            row["failed"] = int(group["n_failed"].fillna(0).max())
+            row["runs"] = str(int(group["n"].max()))
+            row["failed"] = str(int(group["n_failed"].fillna(0).max()))
         wide[(dataset, method)] = row
     frame = pd.DataFrame(list(wide.values())).astype(object).fillna("—")
     return f"{caption}\n\n{frame.to_markdown(index=False)}\n"
@@ -161,7 +170,7 @@ def write_table(
     table = paper_vs_ours(summarise(records, metrics), reference)
     with atomic_open(f"{out_stem}.csv", "w", encoding="utf-8", newline="") as fh:
         table.to_csv(fh, index=False)
-    write_text(f"{out_stem}.md", to_markdown(table, caption))
+    write_text(f"{out_stem}.md", to_markdown(table, caption, metrics))
     return table
 
 

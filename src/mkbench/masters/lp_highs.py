@@ -225,6 +225,10 @@ class LPMaster:
         """
         return dual_violation(scores, free_sign=self.alpha_sign == "free", threshold=self.score_threshold)
 
+    def duality_gap(self, scores: np.ndarray) -> float:
+        """NaN: the papers give no closed-form gap for the LP at a dual-infeasible u."""
+        return float("nan")
+
 
 def solve_lp(K: np.ndarray, y: np.ndarray, C: float, **kwargs: object) -> MasterSolution:
     """Solve the full master LP with every candidate column of K at once.

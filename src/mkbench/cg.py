@@ -1,0 +1,189 @@
+"""The generic column-generation loop: price, stop?, add, re-solve warm, record (cgboost §3).
+
+Every boosting method of the package is this loop with its own *master* (the
+restricted problem, :mod:`mkbench.masters`) and its own *oracle* (the pricing
+problem over the candidate columns, :mod:`mkbench.oracles`)::
+
+    solution = master.solve()
+    loop:
+        pricing = oracle.price(solution, master.violation, tol)     # eq. 6, 10, 12, 14
+        record history (objective, max violation, duality gap, columns, time)
+        if pricing.choice is None: optimal (no column violates by more than tol)
+        master.add_columns(pricing.column); oracle.add(pricing.choice)
+        solution = master.solve()                                   # warm start
+
+Only the oracle knows what a column is (a kernel column K_p(., x_j) here, a weak
+learner in CGEns); only the master knows the optimisation problem.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any, Protocol
+
+import numpy as np
+
+from .masters import MasterSolution
+
+__all__ = ["CGResult", "Oracle", "Pricing", "column_generation"]
+
+STATUSES = ("optimal", "max_iter", "time_limit")
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """The outcome of one pricing step.
+
+    Attributes
+    ----------
+    choice : hashable or None
+        The column to add (e.g. ``(kernel, centre)``), None when no priced column
+        violates its dual constraint by more than ``tol`` (the master is optimal).
+    column : ndarray of shape (n_rows,) or None
+        Its values, as the master takes them.
+    max_violation : float
+        Largest dual violation among the columns priced in this step (-inf if none).
+        After a step that scanned every column (always the case when ``choice`` is
+        None) it is the optimality certificate: <= tol.
+    duality_gap : float
+        Gap between the master's primal and dual objectives at the current point,
+        when the step scanned every column and the master defines it (cgboost
+        Proposition 4.1), else NaN.
+    n_priced : int
+        Columns whose score was computed in this step: the "kernel columns
+        calculated per iteration" of cgboost §5.
+    stats : mapping
+        Oracle-specific counters added to the history row.
+    """
+
+    choice: Hashable | None
+    column: np.ndarray | None
+    max_violation: float
+    duality_gap: float
+    n_priced: int
+    stats: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Oracle(Protocol):
+    """What :func:`column_generation` needs from a pricing oracle."""
+
+    def price(self, solution: MasterSolution, master: Any, tol: float) -> Pricing:
+        """Find a column whose dual constraint is violated by more than ``tol``."""
+
+    def add(self, choice: Hashable) -> None:
+        """Record that ``choice`` entered the master (it is not priced again)."""
+
+    def counts(self) -> Mapping[str, int]:
+        """Columns in the master, by kind (e.g. by kernel), for the history."""
+
+
+@dataclass
+class CGResult:
+    """What a column-generation run produced.
+
+    Attributes
+    ----------
+    solution : MasterSolution
+        The last restricted master solution; its ``alpha`` follow ``choices``.
+    choices : list
+        The columns added, in order (the oracle's ``choice`` values).
+    status : {"optimal", "max_iter", "time_limit"}
+        Why the loop stopped; only "optimal" certifies the full master's optimum.
+    history : list of dict
+        One row per iteration t = 0..n_iter (the state after t columns were added):
+        ``iteration``, ``objective``, ``max_violation``, ``duality_gap``,
+        ``n_columns``, the oracle's counts, ``n_priced``, ``master_iterations``,
+        ``seconds`` (cumulative), plus what the callback returned.
+    """
+
+    solution: MasterSolution
+    choices: list
+    status: str
+    history: list[dict[str, Any]]
+
+    @property
+    def n_iter(self) -> int:
+        """Columns generated (CG iterations that added a column)."""
+        return len(self.choices)
+
+
+def column_generation(
+    master: Any,
+    oracle: Oracle,
+    *,
+    tol: float = 1e-6,
+    max_iter: int = 1000,
+    time_limit: float | None = None,
+    callback: Callable[[MasterSolution, list], Mapping[str, Any] | None] | None = None,
+) -> CGResult:
+    """Solve ``master`` over every column ``oracle`` can price, by column generation.
+
+    Parameters
+    ----------
+    master : LPMaster or QPMaster
+        The restricted master, possibly with initial columns; it is solved first.
+    oracle : Oracle
+        Prices the columns not in the master (e.g. :class:`mkbench.oracles.KernelOracle`).
+    tol : float, default=1e-6
+        A column enters only if its dual violation (``master.violation``: score - 1
+        for the LPs, score or |score| for the QPs) exceeds ``tol``.
+    max_iter : int, default=1000
+        Most columns to generate.
+    time_limit : float or None, default=None
+        Seconds after which no further column is generated.
+    callback : callable, optional
+        ``callback(solution, choices)`` after each solve; a mapping it returns is
+        added to that iteration's history row (e.g. a validation error, cgboost Fig. 1 bottom).
+
+    Returns
+    -------
+    CGResult
+
+    Raises
+    ------
+    SolverError
+        From the master, when a restricted problem is not solved to optimality.
+    """
+    if not tol >= 0:
+        raise ValueError(f"tol must be >= 0, got {tol!r}")
+    if not (isinstance(max_iter, (int, np.integer)) and max_iter >= 0):
+        raise ValueError(f"max_iter must be an integer >= 0, got {max_iter!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be > 0 seconds or None, got {time_limit!r}")
+    start = perf_counter()
+    solution = master.solve()
+    choices: list = []
+    history: list[dict[str, Any]] = []
+    while True:
+        pricing = oracle.price(solution, master, tol)
+        row = {
+            "iteration": len(choices),
+            "objective": solution.objective,
+            "max_violation": pricing.max_violation,
+            "duality_gap": pricing.duality_gap,
+            "n_columns": len(choices),
+            **oracle.counts(),
+            "n_priced": pricing.n_priced,
+            **pricing.stats,
+            "master_iterations": solution.iterations,
+            "seconds": perf_counter() - start,
+        }
+        if callback is not None:
+            row.update(callback(solution, choices) or {})
+        history.append(row)
+        if pricing.choice is None:
+            status = "optimal"
+            break
+        if len(choices) >= max_iter:
+            status = "max_iter"
+            break
+        if time_limit is not None and perf_counter() - start >= time_limit:
+            status = "time_limit"
+            break
+        master.add_columns(pricing.column)
+        oracle.add(pricing.choice)
+        choices.append(pricing.choice)
+        solution = master.solve()
+    return CGResult(solution=solution, choices=choices, status=status, history=history)

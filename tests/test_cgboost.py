@@ -1,0 +1,99 @@
+"""CG-Boost estimators: the fitted model is the full master's optimum; scikit-learn's checks pass."""
+
+import numpy as np
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from mkbench import CGBoostClassifier, CGBoostRegressor
+from mkbench.kernels import KernelColumns
+from mkbench.masters import solve_lp, solve_qp
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(50, 4))
+    labels = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=50) > 0, "odd", "even")
+    response = np.cos(X[:, 0]) + X[:, 1] + 0.1 * rng.normal(size=50)
+    return X, labels, response
+
+
+def _full(X, kernels):
+    columns = KernelColumns(X, kernels)
+    return np.hstack([columns.block(p, range(len(X))) for p in range(len(kernels))]), columns.kernels
+
+
+@pytest.mark.parametrize(("penalty", "solve"), [("l1", solve_lp), ("l2", solve_qp)])
+def test_classifier_equals_the_full_master(data, penalty, solve):
+    X, labels, _ = data
+    model = CGBoostClassifier(["linear", "rbf"], penalty=penalty, C=2.0).fit(X, labels)
+    K, kernels = _full(X, ["linear", "rbf"])
+    signed = np.where(labels == "odd", 1.0, -1.0)  # classes_ = ["even", "odd"]: "odd" is +1
+    full = solve(K, signed, 2.0, alpha_sign="free", intercept="free")
+    assert model.status_ == "optimal"
+    assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-6 if penalty == "l1" else 1e-4)
+    # the decision values of the QP are unique (strictly convex in alpha); check them against the full model
+    f_full = K @ full.alpha + full.intercept
+    if penalty == "l2":
+        np.testing.assert_allclose(model.decision_function(X), f_full, atol=1e-4 * np.abs(f_full).max())
+    # decision_function evaluates the expansion with the kernels, not the cached columns
+    X_new = X[:7] + 0.01
+    by_hand = np.full(7, model.intercept_)
+    for (name, j), coef in zip(model.columns_, model.coef_):
+        kernel = next(k for k in model.kernels_ if k.name == name)
+        by_hand += coef * kernel(X_new, X[[j]])[:, 0]
+    np.testing.assert_allclose(model.decision_function(X_new), by_hand, rtol=1e-10, atol=1e-10)
+    assert set(model.predict(X)) <= {"odd", "even"}
+    assert model.n_support_ == np.count_nonzero(model.coef_)
+
+
+def test_regressor_equals_the_full_master(data):
+    X, _, response = data
+    model = CGBoostRegressor(["linear", "rbf"], C=1.0, epsilon=0.1).fit(X, response)
+    K, _ = _full(X, ["linear", "rbf"])
+    full = solve_qp(K, response, 1.0, loss="epsilon_insensitive", epsilon=0.1, alpha_sign="free", intercept="free")
+    assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-4)
+    np.testing.assert_allclose(model.predict(X), K @ full.alpha + full.intercept, atol=1e-3)
+
+
+def test_composite_kernel_counts_each_part(data):
+    X, labels, _ = data
+    model = CGBoostClassifier("L+Q", penalty="l1").fit(X, labels)
+    counts = model.n_columns_by_kernel_
+    assert set(counts) == {"linear", "quadratic"}
+    assert counts["linear"] == counts["quadratic"] == model.n_support_ > 0  # Table 1 counts, e.g. 184 / 184
+
+
+def test_callback_sees_the_current_model(data):
+    X, labels, _ = data
+    X_val, y_val = X[:20], labels[:20]
+    model = CGBoostClassifier("L,R", penalty="l1", callback=lambda m: {"validation_error": 1 - m.score(X_val, y_val)})
+    model.fit(X, labels)
+    errors = [row["validation_error"] for row in model.history_]
+    assert len(errors) == model.n_iter_ + 1
+    assert errors[-1] == pytest.approx(1 - model.score(X_val, y_val))
+
+
+def test_bad_inputs_have_clear_messages(data):
+    X, labels, _ = data
+    with pytest.raises(ValueError, match="Only binary classification is supported.*3 class"):
+        CGBoostClassifier().fit(X[:30], np.repeat(["a", "b", "c"], 10))
+    with pytest.raises(ValueError, match="penalty must be 'l1'"):
+        CGBoostClassifier(penalty="l0").fit(X, labels)
+    with pytest.raises(ValueError, match="fit_intercept must be True, False or 'regularized'"):
+        CGBoostClassifier(fit_intercept="yes").fit(X, labels)
+    with pytest.raises(KeyError, match="unknown kernel 'sigmoid'; known kernels"):
+        CGBoostClassifier(kernels=["sigmoid"]).fit(X, labels)
+    with pytest.raises(ValueError, match="strategy='greedy' is not one of"):
+        CGBoostClassifier(strategy="greedy").fit(X, labels)
+
+
+@parametrize_with_checks(
+    [
+        CGBoostClassifier(["linear", "rbf"], penalty="l1", max_iter=50),
+        CGBoostClassifier(["linear", "rbf"], max_iter=50),
+        CGBoostRegressor(["linear", "rbf"], max_iter=50),
+    ]
+)
+def test_scikit_learn_estimator_checks(estimator, check):
+    check(estimator)
