@@ -173,7 +173,9 @@ def test_parallel_search_gives_the_serial_result(regression):
     X, y, _ = regression
     serial = SelectedKernelRidge(max_evals=8, random_state=0).fit(X, y)
     parallel = SelectedKernelRidge(max_evals=8, random_state=0, n_jobs=2).fit(X, y)
-    assert parallel.search_history_ == serial.search_history_
+    # same points in the same order; scores equal up to BLAS rounding across processes
+    assert [p for p, _ in parallel.search_history_] == [p for p, _ in serial.search_history_]
+    np.testing.assert_allclose([s for _, s in parallel.search_history_], [s for _, s in serial.search_history_], rtol=1e-12)
 
 
 # Errors --------------------------------------------------------------------------------
