@@ -54,18 +54,16 @@ class _CGBoost(BaseEstimator):
         columns = KernelColumns(X, self._library(), memory_budget=self.memory_budget)
         oracle = KernelOracle(columns, strategy=self.strategy, priority=self.priority)
         self.kernels_ = columns.kernels
-        self._X_fit = X
 
-        def monitor(solution, choices):
-            self._set_model(solution, choices)
-            return self.callback(self) if self.callback is not None else None
+        def monitor(solution, choices):  # the current model, fitted for the user's callback
+            self._set_model(X, solution, choices)
+            return self.callback(self)
 
         result = column_generation(
             master, oracle, tol=self.tol, max_iter=self.max_iter, time_limit=self.time_limit,
-            callback=monitor,
+            callback=None if self.callback is None else monitor,
         )
-        self._set_model(result.solution, result.choices)
-        del self._X_fit
+        self._set_model(X, result.solution, result.choices)
         self.n_iter_ = result.n_iter
         self.status_ = result.status
         self.history_ = result.history
@@ -79,13 +77,13 @@ class _CGBoost(BaseEstimator):
                 stacklevel=3,
             )
 
-    def _set_model(self, solution, choices: Sequence[tuple[int, int]]) -> None:
+    def _set_model(self, X: np.ndarray, solution, choices: Sequence[tuple[int, int]]) -> None:
         kernel_idx = np.array([p for p, _ in choices], dtype=np.intp)
         centre_idx = np.array([j for _, j in choices], dtype=np.intp)
         self.coef_ = np.asarray(solution.alpha, dtype=np.float64).copy()
         self.intercept_ = float(solution.intercept)
         self.columns_ = [(self.kernels_[p].name, int(j)) for p, j in zip(kernel_idx, centre_idx)]
-        self.centres_ = self._X_fit[centre_idx]
+        self.centres_ = X[centre_idx]
         self._kernel_idx = kernel_idx
 
     @property
