@@ -11,7 +11,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from mkbench.cg import column_generation
 from mkbench.kernels import KernelColumns
-from mkbench.masters import LPMaster, QPMaster
+from mkbench.masters import LPMaster, QPMaster, SVMDualMaster
 from mkbench.oracles import KernelOracle
 
 from .test_masters import highs_qp_reference, linprog_reference
@@ -86,6 +86,22 @@ def test_qp_column_generation_reaches_the_full_qp(data, strategy, loss, alpha_si
     expected = highs_qp_reference(_all_columns(X), target, 1.0, loss, alpha_sign, intercept)
     assert result.solution.objective == pytest.approx(expected, rel=1e-4)
     _assert_no_violating_column(result, X, master)
+
+
+@pytest.mark.parametrize("strategy", ["full", "stratified"])
+def test_libsvm_column_generation_reaches_the_full_qp(data, strategy):
+    """Linear and RBF columns only: the quadratic ones make K K' too ill-conditioned for SMO (see qp_libsvm)."""
+    X, y, _ = data
+    columns = KernelColumns(X, ["linear", "rbf"])
+    master = SVMDualMaster(y, 1.0)
+    result = column_generation(master, KernelOracle(columns, strategy=strategy), tol=1e-6, max_iter=2000)
+    assert result.status == "optimal"
+    K = np.hstack([columns.block(p, range(len(X))) for p in range(2)])
+    expected = highs_qp_reference(K, y, 1.0, "hinge", "free", "free")
+    assert result.solution.objective == pytest.approx(expected, rel=1e-4)
+    chosen = [p * len(X) + j for p, j in result.choices]
+    outside = np.setdiff1d(np.arange(K.shape[1]), chosen)
+    assert master.violation(K[:, outside].T @ result.solution.pricing_weights).max(initial=-np.inf) <= 1e-6
 
 
 def test_duality_gap_of_full_scans_is_proposition_4_1(data):

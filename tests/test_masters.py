@@ -13,7 +13,7 @@ from scipy.optimize import linprog
 
 from mkbench.exceptions import SolverError
 from mkbench.kernels import KernelColumns
-from mkbench.masters import LPMaster, QPMaster, solve_lp, solve_qp
+from mkbench.masters import LPMaster, QPMaster, SVMDualMaster, make_qp_master, solve_lp, solve_qp
 
 C = 1.0
 TOL = 1e-7
@@ -118,14 +118,14 @@ def _add_in_chunks(master, K, chunk=37, seed=0):
     return solution
 
 
-def _check_complementarity(solution, S, rhs, K, C):
-    """Primal feasibility, 0 <= u <= C, u = C where xi > 0, u = 0 where the margin constraint is slack."""
+def _check_complementarity(solution, S, rhs, K, C, tol=1e-6):
+    """Primal feasibility, 0 <= u <= C, u = C where xi > tol, u = 0 where the margin constraint is slack by > tol."""
     u, xi = solution.duals, solution.xi
     slack = S @ (K @ solution.alpha + solution.intercept) + xi - rhs
     assert np.all(xi >= -TOL) and np.all(slack >= -TOL)
     assert np.all(u >= -TOL) and np.all(u <= C + TOL)
-    np.testing.assert_allclose(u[xi > 1e-6], C, atol=1e-6)
-    np.testing.assert_allclose(u[slack > 1e-6], 0.0, atol=1e-6)
+    np.testing.assert_allclose(u[xi > tol], C, atol=1e-6)
+    np.testing.assert_allclose(u[slack > tol], 0.0, atol=1e-6)
 
 
 # ---------------------------------------------------------------- LP (HiGHS)
@@ -325,6 +325,60 @@ def test_qp_failure_raises_or_records(problem):
         solve_qp(K, y, C, settings={"max_iter": 2})
     with pytest.raises(ValueError, match="solver='cplex' is not one of 'clarabel', 'osqp'"):
         QPMaster(y, C, solver="cplex")
+
+
+# ---------------------------------------------------------------- QP, free alpha and free b (libsvm)
+
+SVM_CASES = ["hinge", "epsilon_insensitive"]
+
+
+@pytest.mark.parametrize("loss", SVM_CASES)
+def test_svm_dual_incremental_equals_full_equals_highs(problem, loss):
+    K, y = _targets(problem, loss)
+    full = SVMDualMaster(y, C, loss=loss, columns=K).solve()
+    incremental = _add_in_chunks(SVMDualMaster(y, C, loss=loss), K)
+    reference = highs_qp_reference(K, y, C, loss, "free", "free")
+    assert full.optimal and incremental.optimal
+    assert full.objective == pytest.approx(reference, rel=1e-6)
+    assert incremental.objective == pytest.approx(reference, rel=1e-6)
+
+
+@pytest.mark.parametrize("loss", SVM_CASES)
+def test_svm_dual_satisfies_kkt_like_the_clarabel_master(problem, loss):
+    K, y = _targets(problem, loss)
+    solution = SVMDualMaster(y, C, loss=loss, columns=K).solve()
+    S, rhs = _margin_rows(y, loss)
+    # libsvm caches kernel values in single precision: margins here are exact to ~1e-4, not 1e-9
+    _check_complementarity(solution, S, rhs, K, C, tol=1e-3)
+    w = solution.pricing_weights
+    np.testing.assert_allclose(w, S.T @ solution.duals, atol=1e-12)
+    np.testing.assert_allclose(solution.alpha, K.T @ w, atol=1e-12)  # eq. 8, free alpha
+    assert abs(w.sum()) <= 1e-6  # free b: sum_r u_r s_r = 0
+    clarabel = solve_qp(K, y, C, loss=loss, alpha_sign="free", intercept="free")
+    np.testing.assert_allclose(solution.alpha, clarabel.alpha, atol=1e-3 * np.abs(clarabel.alpha).max())
+    # (the duals need not agree: u is not unique when K K' is singular, here 150 columns of rank 50)
+
+
+def test_make_qp_master_backends(problem):
+    _, y, _ = problem
+    assert isinstance(make_qp_master(y, C, alpha_sign="free", intercept="free", solver="libsvm"), SVMDualMaster)
+    default = make_qp_master(y, C, alpha_sign="free", intercept="free")
+    assert isinstance(default, QPMaster) and default.solver == "clarabel"
+    assert make_qp_master(y, C, solver="osqp").solver == "osqp"
+    with pytest.raises(ValueError, match=r"solver='libsvm' .* free alpha and a free offset .*intercept='none'"):
+        make_qp_master(y, C, alpha_sign="free", solver="libsvm")
+
+
+def test_svm_dual_failure_raises_or_records(problem):
+    K, y, _ = problem
+    with pytest.raises(SolverError, match=r"libsvm stopped with status 'max_iter reached'.*50 data rows, 150 columns"):
+        SVMDualMaster(y, C, columns=K, max_iter=2).solve()
+    record = SVMDualMaster(y, C, columns=K, max_iter=2, on_failure="record").solve()
+    assert record.status == "max_iter reached" and np.isnan(record.objective)
+    with pytest.raises(ValueError, match="hinge masters need labels"):
+        SVMDualMaster(y * 2, C)
+    with pytest.raises(ValueError, match="epsilon must be >= 0"):
+        SVMDualMaster(y, C, loss="epsilon_insensitive", epsilon=-1)
 
 
 def test_error_points_are_rows_with_slack(problem):

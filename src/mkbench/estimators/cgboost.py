@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..cg import column_generation
 from ..kernels import Kernel, KernelColumns, Sum, make_library
-from ..masters import LPMaster, QPMaster
+from ..masters import LPMaster, QPMaster, SVMDualMaster, make_qp_master
 from ..oracles import KernelOracle
 
 __all__ = ["CGBoostClassifier", "CGBoostRegressor"]
@@ -47,7 +47,7 @@ class _CGBoost(BaseEstimator):
             kernels = kernels if isinstance(kernels, str) else [kernels]
         return make_library(kernels)
 
-    def _fit_master(self, X: np.ndarray, master: LPMaster | QPMaster) -> None:
+    def _fit_master(self, X: np.ndarray, master: LPMaster | QPMaster | SVMDualMaster) -> None:
         """Run column generation of ``master`` over the kernel columns of X; set the fitted attributes."""
         if X.shape[0] < 2:
             raise ValueError(f"{type(self).__name__} needs at least 2 samples to learn from, got 1 sample")
@@ -191,7 +191,11 @@ class CGBoostClassifier(ClassifierMixin, _CGBoost):
     Parameters
     ----------
     penalty : {"l2", "l1"}, default="l2"
-        2-norm QP (eq. 7, 11; solved by OSQP) or 1-norm LP (eq. 4; HiGHS)."""
+        2-norm QP (eq. 7, 11) or 1-norm LP (eq. 4; HiGHS).
+    solver : {"clarabel", "osqp", "libsvm"}, default="clarabel"
+        Backend of the 2-norm restricted masters (:func:`mkbench.masters.make_qp_master`):
+        "libsvm" solves each one as an SVM dual, much faster on well-scaled kernels,
+        and needs ``positive=False, fit_intercept=True``."""
         + _COMMON_DOC
     )
 
@@ -200,6 +204,7 @@ class CGBoostClassifier(ClassifierMixin, _CGBoost):
         kernels: str | Sequence[Any] = ("linear", "quadratic", "rbf"),
         *,
         penalty: str = "l2",
+        solver: str = "clarabel",
         positive: bool = False,
         fit_intercept: bool | str = True,
         C: float = 1.0,
@@ -213,6 +218,7 @@ class CGBoostClassifier(ClassifierMixin, _CGBoost):
     ) -> None:
         self.kernels = kernels
         self.penalty = penalty
+        self.solver = solver
         self.positive = positive
         self.fit_intercept = fit_intercept
         self.C = C
@@ -257,7 +263,10 @@ class CGBoostClassifier(ClassifierMixin, _CGBoost):
         options = dict(
             alpha_sign="nonneg" if self.positive else "free", intercept=_INTERCEPTS[self.fit_intercept]
         )
-        master = LPMaster(signed, self.C, **options) if self.penalty == "l1" else QPMaster(signed, self.C, **options)
+        if self.penalty == "l1":
+            master = LPMaster(signed, self.C, **options)
+        else:
+            master = make_qp_master(signed, self.C, solver=self.solver, **options)
         self._fit_master(X, master)
         return self
 
@@ -287,7 +296,10 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
     Parameters
     ----------
     epsilon : float, default=0.1
-        Width of the insensitive tube, in the units of y."""
+        Width of the insensitive tube, in the units of y.
+    solver : {"clarabel", "osqp", "libsvm"}, default="clarabel"
+        Backend of the restricted masters (:func:`mkbench.masters.make_qp_master`);
+        "libsvm" solves each as an SVR dual and needs ``positive=False, fit_intercept=True``."""
         + _COMMON_DOC
     )
 
@@ -296,6 +308,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         kernels: str | Sequence[Any] = ("linear", "quadratic", "rbf"),
         *,
         epsilon: float = 0.1,
+        solver: str = "clarabel",
         positive: bool = False,
         fit_intercept: bool | str = True,
         C: float = 1.0,
@@ -309,6 +322,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
     ) -> None:
         self.kernels = kernels
         self.epsilon = epsilon
+        self.solver = solver
         self.positive = positive
         self.fit_intercept = fit_intercept
         self.C = C
@@ -334,13 +348,14 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         """
         self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        master = QPMaster(
+        master = make_qp_master(
             y,
             self.C,
             loss="epsilon_insensitive",
             epsilon=self.epsilon,
             alpha_sign="nonneg" if self.positive else "free",
             intercept=_INTERCEPTS[self.fit_intercept],
+            solver=self.solver,
         )
         self._fit_master(X, master)
         return self

@@ -3,7 +3,7 @@
 Every master is a minimisation over the columns added so far and offers the
 same small interface, which is all a generic column-generation loop needs::
 
-    master = LPMaster(y, C)                   # or QPMaster(y, C, ...)
+    master = LPMaster(y, C)                   # or make_qp_master(y, C, ...)
     master.add_columns(K_block)               # (n_rows, k) candidate columns
     sol = master.solve()                      # MasterSolution (raises SolverError unless optimal)
     scores = columns.scores(sol.pricing_weights)   # KernelColumns: K' w per kernel and centre
@@ -18,6 +18,7 @@ the master satisfies its dual constraint, so a full scan is safe.
 
 from ._solution import MasterSolution
 from .lp_highs import LPMaster, solve_lp
+from .qp_libsvm import SVMDualMaster, make_qp_master
 from .qp_osqp import QPMaster, solve_qp
 
-__all__ = ["LPMaster", "MasterSolution", "QPMaster", "solve_lp", "solve_qp"]
+__all__ = ["LPMaster", "MasterSolution", "QPMaster", "SVMDualMaster", "make_qp_master", "solve_lp", "solve_qp"]

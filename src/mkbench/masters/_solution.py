@@ -84,6 +84,20 @@ def dual_violation(scores: np.ndarray, *, free_sign: bool, threshold: float) -> 
     return (np.abs(scores) if free_sign else scores) - threshold
 
 
+def qp_duality_gap(scores: np.ndarray, *, free_sign: bool) -> float:
+    """Primal minus dual objective of a full 2-norm master at the restricted optimum (cgboost Prop. 4.1).
+
+    ``scores`` are those of every column not in the restricted master. With free
+    alpha the gap is 1/2 sum_{j in N} score_j^2 (Proposition 4.1; eq. 13 alike);
+    with alpha >= 0 the same argument, minimising the Lagrangian over
+    alpha_j >= 0, gives 1/2 sum_{j in N} max(score_j, 0)^2.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    if not free_sign:
+        scores = np.maximum(scores, 0.0)
+    return 0.5 * float(scores @ scores)
+
+
 def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise ValueError naming both."""
     if value not in choices:
@@ -105,6 +119,21 @@ def check_labels(y: np.ndarray) -> np.ndarray:
     if bad.size:
         raise ValueError(f"hinge masters need labels in {{-1, +1}}, got also {bad[:5].tolist()}")
     return y
+
+
+def check_responses(y: np.ndarray) -> np.ndarray:
+    """Return regression responses as a float vector if every entry is finite."""
+    y = np.asarray(y, dtype=np.float64).reshape(-1)
+    if not np.all(np.isfinite(y)):
+        raise ValueError("regression responses y contain NaN or infinite values")
+    return y
+
+
+def check_epsilon(epsilon: float) -> float:
+    """Return the width of the insensitive tube as a float if it is >= 0."""
+    if not epsilon >= 0:
+        raise ValueError(f"epsilon must be >= 0, got {epsilon!r}")
+    return float(epsilon)
 
 
 def as_column_block(K: np.ndarray, n_rows: int) -> np.ndarray:

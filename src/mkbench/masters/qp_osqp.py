@@ -46,9 +46,12 @@ from ._solution import (
     as_column_block,
     check_C,
     check_choice,
+    check_epsilon,
     check_labels,
+    check_responses,
     dual_violation,
     failure,
+    qp_duality_gap,
 )
 
 __all__ = ["LOSSES", "QPMaster", "solve_qp"]
@@ -141,11 +144,8 @@ class QPMaster:
             n = self.n_rows
             self._row, self._sign, self._rhs = np.arange(n), self.y, np.ones(n)
         else:
-            self.y = np.asarray(y, dtype=np.float64).reshape(-1)
-            if not np.all(np.isfinite(self.y)):
-                raise ValueError("regression responses y contain NaN or infinite values")
-            if not epsilon >= 0:
-                raise ValueError(f"epsilon must be >= 0, got {epsilon!r}")
+            self.y = check_responses(y)
+            epsilon = check_epsilon(epsilon)
             n = self.n_rows
             self._row = np.tile(np.arange(n), 2)
             self._sign = np.repeat([1.0, -1.0], n)
@@ -296,17 +296,11 @@ class QPMaster:
         return dual_violation(scores, free_sign=self.alpha_sign == "free", threshold=self.score_threshold)
 
     def duality_gap(self, scores: np.ndarray) -> float:
-        """Primal minus dual objective of the full master at the current point (cgboost Prop. 4.1).
+        """Primal minus dual objective of the full master at the current point (Prop. 4.1).
 
-        ``scores`` are those of every column not in the master. With free alpha
-        the gap is 1/2 sum_{j in N} score_j^2 (Proposition 4.1, eq. 13 alike); with
-        alpha >= 0 the same argument, minimising the Lagrangian over alpha_j >= 0,
-        gives 1/2 sum_{j in N} max(score_j, 0)^2.
+        ``scores`` are those of every column not in the master; see :func:`qp_duality_gap`.
         """
-        scores = np.asarray(scores, dtype=np.float64)
-        if self.alpha_sign == "nonneg":
-            scores = np.maximum(scores, 0.0)
-        return 0.5 * float(scores @ scores)
+        return qp_duality_gap(scores, free_sign=self.alpha_sign == "free")
 
 
 def solve_qp(K: np.ndarray, y: np.ndarray, C: float, **kwargs: object) -> MasterSolution:
