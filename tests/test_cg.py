@@ -11,7 +11,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from mkbench.cg import column_generation
 from mkbench.kernels import KernelColumns
-from mkbench.masters import LPMaster, QPMaster, SVMDualMaster
+from mkbench.masters import LPMaster, NonnegSVMDualMaster, QPMaster, SVMDualMaster
 from mkbench.oracles import KernelOracle
 
 from .test_masters import highs_qp_reference, linprog_reference
@@ -89,15 +89,16 @@ def test_qp_column_generation_reaches_the_full_qp(data, strategy, loss, alpha_si
 
 
 @pytest.mark.parametrize("strategy", ["full", "stratified"])
-def test_libsvm_column_generation_reaches_the_full_qp(data, strategy):
+@pytest.mark.parametrize("alpha_sign", ["free", "nonneg"])
+def test_libsvm_column_generation_reaches_the_full_qp(data, strategy, alpha_sign):
     """Linear and RBF columns only: the quadratic ones make K K' too ill-conditioned for SMO (see qp_libsvm)."""
     X, y, _ = data
     columns = KernelColumns(X, ["linear", "rbf"])
-    master = SVMDualMaster(y, 1.0)
+    master = SVMDualMaster(y, 1.0) if alpha_sign == "free" else NonnegSVMDualMaster(y, 1.0)
     result = column_generation(master, KernelOracle(columns, strategy=strategy), tol=1e-6, max_iter=2000)
     assert result.status == "optimal"
     K = np.hstack([columns.block(p, range(len(X))) for p in range(2)])
-    expected = highs_qp_reference(K, y, 1.0, "hinge", "free", "free")
+    expected = highs_qp_reference(K, y, 1.0, "hinge", alpha_sign, "free")
     assert result.solution.objective == pytest.approx(expected, rel=1e-4)
     chosen = [p * len(X) + j for p, j in result.choices]
     outside = np.setdiff1d(np.arange(K.shape[1]), chosen)
@@ -116,6 +117,21 @@ def test_duality_gap_of_full_scans_is_proposition_4_1(data):
     # primal objective minus gap is a lower bound on the optimum at every iteration
     lower = np.array([row["objective"] for row in result.history]) - gaps
     assert np.all(lower <= result.solution.objective + 1e-6)
+
+
+def test_gap_tol_stops_early_within_the_promised_distance_of_the_optimum(data):
+    X, y, _ = data
+    optimum = highs_qp_reference(_all_columns(X), y, 1.0, "hinge", "free", "none")
+    exact, _ = _run(X, QPMaster(y, 1.0, alpha_sign="free"), "full")
+    early, _ = _run(X, QPMaster(y, 1.0, alpha_sign="free"), "full", gap_tol=0.05)
+    assert early.status == "gap_tol" and early.n_iter < exact.n_iter
+    objective = early.solution.objective
+    assert optimum * (1 - 1e-6) <= objective <= optimum + 0.05 * objective
+    last, before = early.history[-1], early.history[-2]
+    assert last["duality_gap"] <= 0.05 * last["objective"]
+    assert before["duality_gap"] > 0.05 * before["objective"]  # it stopped at the first such iteration
+    with pytest.raises(ValueError, match="gap_tol must be > 0 or None"):
+        column_generation(QPMaster(y, 1.0), KernelOracle(KernelColumns(X, KERNELS)), gap_tol=0)
 
 
 def test_stratified_prices_fewer_columns_and_respects_kernel_priority(data):

@@ -56,17 +56,19 @@ def test_regressor_equals_the_full_master(data):
     np.testing.assert_allclose(model.predict(X), K @ full.alpha + full.intercept, atol=1e-3)
 
 
-def test_libsvm_backend_reaches_the_same_full_master(data):
+@pytest.mark.parametrize("positive", [False, True])
+def test_libsvm_backend_reaches_the_same_full_master(data, positive):
     X, labels, _ = data
-    model = CGBoostClassifier(["linear", "rbf"], C=2.0, solver="libsvm").fit(X, labels)
+    model = CGBoostClassifier(["linear", "rbf"], C=2.0, solver="libsvm", positive=positive).fit(X, labels)
     K, _ = _full(X, ["linear", "rbf"])
-    full = solve_qp(K, np.where(labels == "odd", 1.0, -1.0), 2.0, alpha_sign="free", intercept="free")
+    alpha_sign = "nonneg" if positive else "free"
+    full = solve_qp(K, np.where(labels == "odd", 1.0, -1.0), 2.0, alpha_sign=alpha_sign, intercept="free")
     assert model.status_ == "optimal"
     assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-4)
     f_full = K @ full.alpha + full.intercept
     np.testing.assert_allclose(model.decision_function(X), f_full, atol=1e-3 * np.abs(f_full).max())
-    with pytest.raises(ValueError, match="solver='libsvm' solves the 2-norm master only with free alpha"):
-        CGBoostClassifier(["linear"], positive=True, solver="libsvm").fit(X, labels)
+    with pytest.raises(ValueError, match="solver='libsvm' solves the 2-norm master only with a free offset"):
+        CGBoostClassifier(["linear"], fit_intercept=False, solver="libsvm").fit(X, labels)
 
 
 def test_composite_kernel_counts_each_part(data):

@@ -1,4 +1,5 @@
 import copy
+from collections import Counter
 
 import pytest
 import yaml
@@ -18,12 +19,16 @@ def smoke():
 def test_shipped_configs_validate_and_plan():
     full = load_config(ROOT / "config" / "config.yaml")
     jobs = plan_jobs(full)
-    # MARK Tables 2-3: 2 methods x 2 data sets x 10 folds
-    assert len([j for j in jobs if j.experiment == "mark-benchmarks"]) == 40
+    count = Counter(j.experiment for j in jobs)
+    assert count["mark-benchmarks"] == 3 * 2 * 10  # MARK Tables 2-3: 3 methods x 2 data sets x 10 folds
+    # CG-Boost Table 1: 7 kernel sets x (2 C of the QP + 3 C of the LP) x 2 seeds
+    assert count["cgboost-table1"] == 7 * (2 + 3) * 2
+    assert count["ssmk-l100"] == 4 * 10  # SSMK, IMK and their other routes x 10 trials
     assert len(set(j.record_path for j in jobs)) == len(jobs)
     smoke = load_config(ROOT / "config" / "smoke.yaml")
-    # regression: 2 methods x 3 folds; classification: (svc + cgboost-lp + 2 C of cgboost-qp) x 2 repeats
-    assert len(plan_jobs(smoke)) == 2 * 3 + 4 * 2
+    count = Counter(j.experiment for j in plan_jobs(smoke))
+    assert count["smoke-regression"] == 2 * 3  # 2 methods x 3 folds
+    assert count["smoke-classification"] == 4 * 2  # (svc + cgboost-lp + 2 C of cgboost-qp) x 2 repeats
 
 
 def test_defaults_are_filled(smoke):
@@ -55,13 +60,19 @@ def test_undefined_protocol_and_unknown_estimator(smoke):
     with pytest.raises(ConfigError) as err:
         validate_config(bad)
     text = str(err.value)
-    assert "'cv99' is not defined under protocols (defined: cv3, holdout)" in text
+    assert "'cv99' is not defined under protocols (defined: cv3, holdout, ssl-small)" in text
     assert "unknown method 'svmtorch'; known:" in text and "svr" in text
 
 
 def test_table_pointing_to_missing_experiment(smoke):
     smoke["tables"]["smoke-regression"]["experiment"] = "nope"
     with pytest.raises(ConfigError, match="tables/smoke-regression/experiment: 'nope' is not an experiment"):
+        validate_config(smoke)
+
+
+def test_figure_drawing_an_unknown_method(smoke):
+    smoke["figures"]["smoke-regression"]["methods"] = ["svr", "svrr"]
+    with pytest.raises(ConfigError, match="figures/smoke-regression/methods: 'svrr' is not a method of 'smoke-regression'"):
         validate_config(smoke)
 
 

@@ -13,7 +13,15 @@ from scipy.optimize import linprog
 
 from mkbench.exceptions import SolverError
 from mkbench.kernels import KernelColumns
-from mkbench.masters import LPMaster, QPMaster, SVMDualMaster, make_qp_master, solve_lp, solve_qp
+from mkbench.masters import (
+    LPMaster,
+    NonnegSVMDualMaster,
+    QPMaster,
+    SVMDualMaster,
+    make_qp_master,
+    solve_lp,
+    solve_qp,
+)
 
 C = 1.0
 TOL = 1e-7
@@ -359,13 +367,48 @@ def test_svm_dual_satisfies_kkt_like_the_clarabel_master(problem, loss):
     # (the duals need not agree: u is not unique when K K' is singular, here 150 columns of rank 50)
 
 
+@pytest.mark.parametrize("loss", SVM_CASES)
+def test_nonneg_svm_dual_equals_the_full_qp_whatever_the_column_order(problem, loss):
+    """Lawson-Hanson over libsvm reaches the alpha >= 0 optimum (eq. 7, 13 with free b), with the
+    columns arriving one by one in a random order (as in CG), in chunks, or all at once. SVR gets
+    the linear and RBF columns only: SMO crawls on the quadratic ones (see qp_libsvm)."""
+    K, y = _targets(problem, loss)
+    if loss == "epsilon_insensitive":
+        K = np.hstack([K[:, :50], K[:, 100:]])
+    reference = highs_qp_reference(K, y, C, loss, "nonneg", "free")
+    clarabel = solve_qp(K, y, C, loss=loss, alpha_sign="nonneg", intercept="free")
+    order = np.random.default_rng(1).permutation(K.shape[1])
+    one_by_one = NonnegSVMDualMaster(y, C, loss=loss)
+    for j in order:
+        one_by_one.add_columns(K[:, j])
+        shuffled = one_by_one.solve()
+    chunked = _add_in_chunks(NonnegSVMDualMaster(y, C, loss=loss), K)  # its own random order, seed 0
+    at_once = NonnegSVMDualMaster(y, C, loss=loss, columns=K).solve()
+    orders = (order, np.random.default_rng(0).permutation(K.shape[1]), np.arange(K.shape[1]))
+    for columns, solution in zip(orders, (shuffled, chunked, at_once)):
+        assert solution.optimal and solution.objective == pytest.approx(reference, rel=1e-6)
+        assert solution.alpha.min() >= 0.0
+        scores = K[:, columns].T @ solution.pricing_weights
+        np.testing.assert_allclose(solution.alpha, np.maximum(scores, 0.0), atol=1e-6)  # eq. 8 with alpha >= 0
+        alpha = np.empty_like(solution.alpha)
+        alpha[columns] = solution.alpha
+        np.testing.assert_allclose(alpha, clarabel.alpha, atol=1e-3 * clarabel.alpha.max())
+
+
+def test_nonneg_svm_dual_reports_an_unsettled_active_set(problem):
+    K, y, _ = problem
+    with pytest.raises(SolverError, match=r"active set unsettled after 1 steps"):
+        NonnegSVMDualMaster(y, C, columns=K, max_steps=1).solve()
+
+
 def test_make_qp_master_backends(problem):
     _, y, _ = problem
     assert isinstance(make_qp_master(y, C, alpha_sign="free", intercept="free", solver="libsvm"), SVMDualMaster)
+    assert isinstance(make_qp_master(y, C, intercept="free", solver="libsvm"), NonnegSVMDualMaster)
     default = make_qp_master(y, C, alpha_sign="free", intercept="free")
     assert isinstance(default, QPMaster) and default.solver == "clarabel"
     assert make_qp_master(y, C, solver="osqp").solver == "osqp"
-    with pytest.raises(ValueError, match=r"solver='libsvm' .* free alpha and a free offset .*intercept='none'"):
+    with pytest.raises(ValueError, match=r"solver='libsvm' .* a free offset .*intercept='none'"):
         make_qp_master(y, C, alpha_sign="free", solver="libsvm")
 
 
@@ -389,3 +432,15 @@ def test_error_points_are_rows_with_slack(problem):
     n = len(response)
     expected = np.flatnonzero((tube.xi[:n] > 1e-6) | (tube.xi[n:] > 1e-6))
     np.testing.assert_array_equal(tube.error_points(1e-6), expected)
+
+
+def test_column_store_appends_past_its_capacity():
+    from mkbench.masters._solution import ColumnStore
+
+    rng = np.random.default_rng(0)
+    blocks = [rng.normal(size=(5, k)) for k in (1, 20, 3, 40)]  # crosses the initial capacity twice
+    store = ColumnStore(5)
+    for block in blocks:
+        store.append(block)
+    np.testing.assert_array_equal(store.array, np.hstack(blocks))
+    assert len(store) == 64

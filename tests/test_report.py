@@ -8,9 +8,12 @@ from mkbench.exceptions import ConfigError, DataError
 from mkbench.metrics import svm_storage
 from mkbench.report import (
     MARK_L_STORAGE,
+    collect_histories,
     collect_records,
+    draw_lines,
     load_reference,
     paper_vs_ours,
+    select_by,
     summarise,
     write_table,
 )
@@ -105,3 +108,41 @@ def test_grid_settings_are_not_averaged_together():
     summary = summarise(records, ["test_error"]).set_index("method")
     assert summary.loc["cg [C=0.1]", "mean"] == pytest.approx(0.2)
     assert summary.loc["cg [C=1.0]", "mean"] == pytest.approx(0.6)
+
+
+def test_select_by_validation_keeps_the_best_setting_of_each_split():
+    records = pd.DataFrame(
+        {
+            "dataset": ["d"] * 6,
+            "method": ["cg"] * 6,
+            "seed": [0] * 6,
+            "split": [0, 0, 0, 1, 1, 1],
+            "param": ["C=0.1", "C=1.0", "C=10.0"] * 2,
+            "status": ["optimal", "optimal", "failed: x", "optimal", "optimal", "optimal"],
+            "validation_error": [0.3, 0.2, 0.0, 0.1, 0.4, 0.2],
+            "test_error": [0.35, 0.25, np.nan, 0.15, 0.45, 0.3],
+        }
+    )
+    chosen = select_by(records, "validation_error")
+    assert chosen["s_param"].tolist() == ["C=1.0", "C=0.1"]  # the failed setting is never chosen
+    summary = summarise(chosen, ["test_error"]).set_index("method")
+    assert summary.loc["cg", "mean"] == pytest.approx(0.2) and summary.loc["cg", "n"] == 2
+    with pytest.raises(ConfigError, match="cannot select by 'val_err'"):
+        select_by(records, "val_err")
+
+
+def test_histories_in_long_format_and_curves(tmp_path):
+    paths = []
+    for split, n in enumerate((3, 2)):
+        rec = {"experiment": "e", "dataset": "d", "method": "cg", "seed": 0, "split": split, "param": "default",
+               "history": [{"n_columns": i, "objective": 10.0 - i} for i in range(n)]}
+        paths.append(tmp_path / f"r{split}.json")
+        write_json(paths[-1], rec)
+    write_json(tmp_path / "none.json", {"experiment": "e", "dataset": "d", "method": "svc", "split": 0})
+    frame = collect_histories([*paths, tmp_path / "none.json"])
+    assert len(frame) == 5 and frame["split"].tolist() == [0, 0, 0, 1, 1]
+    assert frame["objective"].tolist() == [10.0, 9.0, 8.0, 10.0, 9.0]
+    draw_lines(frame, "n_columns", "objective", tmp_path / "fig", title="t", logy=True)
+    assert (tmp_path / "fig.png").stat().st_size > 0 and (tmp_path / "fig.pdf").stat().st_size > 0
+    with pytest.raises(ConfigError, match="'duality_gap' is not a field to draw"):
+        draw_lines(frame, "n_columns", "duality_gap", tmp_path / "fig2", title="t")

@@ -134,8 +134,20 @@ def test_semisupervised_sizes(stratify):
     for split in make_splits("semisupervised", y=Y, seed=3, stratify_labeled=stratify, **params):
         assert split.keys() == {"train", "unlabeled", "test"}
         assert (split["train"].size, split["unlabeled"].size, split["test"].size) == (4, 60, 50)
-        if stratify:
-            assert np.bincount(Y[split["train"]]).tolist() == [2, 2]
+        if stratify:  # class proportions of the pool the labelled points come from, within one point
+            pool = np.setdiff1d(np.arange(Y.size), np.r_[split["unlabeled"], split["test"]])
+            expected = 4 * np.bincount(Y[pool]) / pool.size
+            assert np.all(np.abs(np.bincount(Y[split["train"]]) - expected) < 1)
+
+
+def test_semisupervised_test_and_unlabelled_parts_do_not_depend_on_l():
+    params = {"n_unlabeled": 30, "n_test": 40, "n_repeats": 3}
+    small = make_splits("semisupervised", y=Y, seed=5, n_labeled=4, **params)
+    large = make_splits("semisupervised", y=Y, seed=5, n_labeled=20, **params)
+    for a, b in zip(small, large):
+        np.testing.assert_array_equal(a["test"], b["test"])
+        np.testing.assert_array_equal(a["unlabeled"], b["unlabeled"])
+        assert not np.intersect1d(b["train"], np.r_[b["test"], b["unlabeled"]]).size
 
 
 def test_semisupervised_stratified_labelled_part_has_every_class():

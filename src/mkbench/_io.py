@@ -1,7 +1,8 @@
 """Atomic file output: write to a temporary file in the same folder, then rename.
 
-A reader never sees a half-written file, and a killed writer leaves at most a
-``*.tmp`` file behind that the next run overwrites.
+A reader never sees a half-written file. A writer killed before it could clean up
+(SIGKILL, power loss) leaves a hidden ``.<name>.<random>.tmp`` sibling behind; the
+next successful write of the same file removes it.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,10 +22,12 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", **kwargs: Any) -> Iter
     """Open a temporary sibling of ``path`` for writing; rename it onto ``path`` on success.
 
     On any exception the temporary file is removed and ``path`` is left untouched.
+    On success, temporary siblings that killed writers of ``path`` left behind are removed.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    started_ns = os.fstat(fd).st_mtime_ns
     try:
         with os.fdopen(fd, mode, **kwargs) as fh:
             yield fh
@@ -34,6 +38,23 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", **kwargs: Any) -> Iter
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    _remove_stale(path, started_ns)
+
+
+def _remove_stale(path: Path, before_ns: int) -> None:
+    """Remove ``.<name>.<random>.tmp`` siblings of ``path`` last modified before ``before_ns``.
+
+    Those are left by writers killed before they could clean up. (A second live
+    writer of the same file, a mistake anyway, whose file is that old fails
+    loudly at its rename.) The random part has no dot, so temporary files of
+    other names (``<name>.verified.json``...) never match.
+    """
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.[^.]+\.tmp")
+    for stale in path.parent.iterdir():
+        if pattern.fullmatch(stale.name):
+            with contextlib.suppress(FileNotFoundError):
+                if stale.stat().st_mtime_ns < before_ns:
+                    stale.unlink()
 
 
 def write_json(path: str | os.PathLike, obj: Any) -> None:

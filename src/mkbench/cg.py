@@ -29,7 +29,7 @@ from .masters import MasterSolution
 
 __all__ = ["CGResult", "Oracle", "Pricing", "column_generation"]
 
-STATUSES = ("optimal", "max_iter", "time_limit")
+STATUSES = ("optimal", "gap_tol", "max_iter", "time_limit")
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ class CGResult:
         The last restricted master solution; its ``alpha`` follow ``choices``.
     choices : list
         The columns added, in order (the oracle's ``choice`` values).
-    status : {"optimal", "max_iter", "time_limit"}
+    status : {"optimal", "gap_tol", "max_iter", "time_limit"}
         Why the loop stopped; only "optimal" certifies the full master's optimum.
     history : list of dict
         One row per iteration t = 0..n_iter (the state after t columns were added):
@@ -116,6 +116,7 @@ def column_generation(
     tol: float = 1e-6,
     max_iter: int = 1000,
     time_limit: float | None = None,
+    gap_tol: float | None = None,
     callback: Callable[[MasterSolution, list], Mapping[str, Any] | None] | None = None,
 ) -> CGResult:
     """Solve ``master`` over every column ``oracle`` can price, by column generation.
@@ -133,6 +134,12 @@ def column_generation(
         Most columns to generate.
     time_limit : float or None, default=None
         Seconds after which no further column is generated.
+    gap_tol : float or None, default=None
+        Stop early, with status ``"gap_tol"``, once the duality gap bounds the
+        distance to the master's optimum by ``gap_tol`` times the restricted
+        objective (Proposition 4.1: the restricted objective exceeds the optimum
+        by at most the gap). This is the paper's "terminated earlier" (cgboost §5);
+        None runs to optimality.
     callback : callable, optional
         ``callback(solution, choices)`` after each solve; a mapping it returns is
         added to that iteration's history row (e.g. a validation error, cgboost Fig. 1 bottom).
@@ -152,6 +159,8 @@ def column_generation(
         raise ValueError(f"max_iter must be an integer >= 0, got {max_iter!r}")
     if time_limit is not None and not time_limit > 0:
         raise ValueError(f"time_limit must be > 0 seconds or None, got {time_limit!r}")
+    if gap_tol is not None and not gap_tol > 0:
+        raise ValueError(f"gap_tol must be > 0 or None, got {gap_tol!r}")
     start = perf_counter()
     solution = master.solve()
     choices: list = []
@@ -175,6 +184,9 @@ def column_generation(
         history.append(row)
         if pricing.choice is None:
             status = "optimal"
+            break
+        if gap_tol is not None and pricing.duality_gap <= gap_tol * abs(solution.objective):
+            status = "gap_tol"
             break
         if len(choices) >= max_iter:
             status = "max_iter"

@@ -12,9 +12,11 @@ message, without a traceback, and the exit status is 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import glob
 import os
 import sys
+import tempfile
 
 from .exceptions import MkbenchError
 
@@ -111,7 +113,10 @@ def _run(args) -> None:
     if not 0 <= job.split < len(splits):
         raise MkbenchError(f"--split {job.split} is out of range: the protocol has {len(splits)} splits")
     out = args.out or job.record_path
-    write_json(out, run_configured_job(config, job, dataset, splits[job.split]))
+    _check_writable(os.path.dirname(out) or ".")  # before the fit, which may take hours
+    record = run_configured_job(config, job, dataset, splits[job.split])
+    with _writes_to(out):
+        write_json(out, record)
     print(out)
 
 
@@ -122,24 +127,46 @@ def _require(value, known, what: str) -> None:
         raise UnknownNameError(f"unknown {what} {value!r}; known: {', '.join(map(str, known))}")
 
 
+@contextlib.contextmanager
+def _writes_to(target: str):
+    """Turn an OSError while writing ``target`` (a read-only folder, a file where a folder
+    should be) into one error naming it; :mod:`mkbench._io` leaves no partial file."""
+    try:
+        yield
+    except OSError as exc:
+        raise MkbenchError(f"cannot write {target!r}: {exc}; make it writable or write elsewhere") from None
+
+
+def _check_writable(folder: str) -> None:
+    """Create ``folder`` and write a nameless temporary file in it, before any work is done."""
+    with _writes_to(folder):
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+
+
 def _report(args) -> None:
     from .config import load_config
     from .report import collect_records, load_reference, write_table
 
     config = load_config(args.config)
     tables = args.table or list(config["tables"])
-    for name in tables:
+    references = {}
+    for name in tables:  # every name and reference file is checked before a table is written
         _require(name, config["tables"], "table")
-        spec = config["tables"][name]
-        paths = sorted(glob.glob(f"results/runs/{spec['experiment']}/**/*.json", recursive=True))
-        ref = spec.get("reference")
-        reference = (
+        ref = config["tables"][name].get("reference")
+        references[name] = (
             load_reference(os.path.join(config["reference_dir"], ref["file"]), ref["table"]) if ref else None
         )
-        write_table(
-            collect_records(paths), spec["metrics"], f"results/tables/{name}",
-            caption=spec["caption"], reference=reference,
-        )
+    _check_writable("results/tables")
+    for name in tables:
+        spec = config["tables"][name]
+        paths = sorted(glob.glob(f"results/runs/{spec['experiment']}/**/*.json", recursive=True))
+        records = collect_records(paths)
+        with _writes_to(f"results/tables/{name}"):
+            write_table(
+                records, spec["metrics"], f"results/tables/{name}",
+                caption=spec["caption"], reference=references[name], select=spec.get("select"),
+            )
         print(f"results/tables/{name}.md")
 
 

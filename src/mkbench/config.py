@@ -72,7 +72,7 @@ def validate_config(config: Any) -> dict[str, Any]:
     ------
     ConfigError
         Naming the key path that is wrong, and why (unknown key, wrong type,
-        reference to an undefined protocol or experiment, unknown method).
+        reference to an undefined protocol or experiment, unknown method or data set).
     """
     with open(SCHEMA_PATH, encoding="utf-8") as fh:
         schema = yaml.safe_load(fh)
@@ -111,10 +111,16 @@ def _fill_defaults(node: Any, schema: dict) -> None:
 
 
 def _check_references(config: dict) -> None:
+    from .datasets import list_datasets
     from .methods import METHODS
 
+    registered = sorted(spec.name for spec in list_datasets())
     problems = []
     for name, exp in config["experiments"].items():
+        problems += [
+            f"  at experiments/{name}/datasets: unknown data set {d!r}; known: {', '.join(registered)}"
+            for d in exp["datasets"] if d not in registered
+        ]
         if exp["protocol"] not in config["protocols"]:
             problems.append(
                 f"  at experiments/{name}/protocol: {exp['protocol']!r} is not defined "
@@ -128,10 +134,15 @@ def _check_references(config: dict) -> None:
                 )
     for kind in ("tables", "figures"):
         for name, spec in config[kind].items():
-            if spec["experiment"] not in config["experiments"]:
-                problems.append(
-                    f"  at {kind}/{name}/experiment: {spec['experiment']!r} is not an experiment"
-                )
+            experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
+            unknown = [e for e in experiments if e not in config["experiments"]]
+            problems += [f"  at {kind}/{name}/experiment: {e!r} is not an experiment" for e in unknown]
+            if kind == "figures" and not unknown:
+                known = {m for e in experiments for m in config["experiments"][e]["methods"]}
+                problems += [
+                    f"  at figures/{name}/methods: {m!r} is not a method of {spec['experiment']!r}"
+                    for m in spec.get("methods", []) if m not in known
+                ]
     if problems:
         raise ConfigError("invalid config:\n" + "\n".join(problems))
 

@@ -9,8 +9,12 @@ class MkbenchError(Exception):
     """Base class of every error raised by mkbench."""
 
 
-class UnknownNameError(MkbenchError, KeyError):
-    """A name (data set, method, kernel, protocol...) that is not registered."""
+class UnknownNameError(MkbenchError, KeyError, ValueError):
+    """A name (data set, method, kernel, protocol...) that is not registered.
+
+    A KeyError (a failed lookup) and a ValueError (a bad parameter value, which is
+    what scikit-learn raises for an unknown option), so either ``except`` catches it.
+    """
 
     def __str__(self) -> str:  # KeyError would quote the message otherwise
         return str(self.args[0]) if self.args else ""

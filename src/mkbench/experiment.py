@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.preprocessing import StandardScaler
+from sklearn.preprocessing import Normalizer, StandardScaler
 
 from . import metrics
 from .exceptions import ConfigError, SolverError
 from .methods import make_method
 
-PREPROCESSORS = ("standardize", "none")
+PREPROCESSORS = ("standardize", "center-normalize", "none")
 _PACKAGES = ("mkbench", "numpy", "scipy", "scikit-learn", "highspy", "osqp", "pandas")
 
 
@@ -36,6 +36,8 @@ def run_job(
     params: dict[str, Any] | None = None,
     ids: dict[str, Any] | None = None,
     preprocess: str = "standardize",
+    trace: tuple[str, ...] = (),
+    fit_unlabeled: bool = False,
 ) -> dict[str, Any]:
     """Fit ``estimator`` on ``split["train"]`` of ``dataset`` and evaluate every part.
 
@@ -54,10 +56,21 @@ def run_job(
         Estimator parameters; recorded as ``p_<name>`` fields.
     ids : dict, optional
         Job identifiers copied into the record (experiment, protocol, seed, split...).
-    preprocess : {"standardize", "none"}
+    preprocess : {"standardize", "center-normalize", "none"}
         ``"standardize"`` scales the inputs to zero mean and unit variance with
-        statistics of the training part only; targets are left in their units,
-        so MSE is reported in the units of the papers' tables.
+        statistics of the training part only; ``"center-normalize"`` subtracts the
+        training part's mean, then scales each row to unit Euclidean norm. Targets are left in their units, so
+        MSE is reported in the units of the papers' tables.
+    trace : sequence of str, default=()
+        Parts (e.g. ``("validation",)``) whose metric is recorded at every
+        iteration of an estimator that takes a ``callback(estimator)``, as
+        ``<part>_error`` or ``<part>_mse`` / ``<part>_q2`` fields of its history
+        (learning curves: cgboost Fig. 1 bottom, MARK Figs. 1-3). Each iteration
+        predicts these parts afresh, so tracing costs time: trace only the jobs
+        a figure needs.
+    fit_unlabeled : bool, default=False
+        Pass the split's ``"unlabeled"`` part to ``fit`` as ``X_unlabeled``
+        (semi-supervised methods: SSMK). Either way that part is evaluated.
 
     Returns
     -------
@@ -73,6 +86,13 @@ def run_job(
     parts = {name: np.asarray(idx, dtype=np.int64) for name, idx in split.items()}
     X = _preprocess(dataset.X, parts["train"], preprocess)
     y = dataset.y
+    if trace:
+        _set_trace(model, estimator, trace, parts, X, y, dataset.task)
+    fit_params = {}
+    if fit_unlabeled:
+        if "unlabeled" not in parts:
+            raise ConfigError(f"fit_unlabeled needs an 'unlabeled' part; the split has {sorted(parts)}")
+        fit_params["X_unlabeled"] = X[parts["unlabeled"]]
 
     record: dict[str, Any] = {
         **(ids or {}),
@@ -88,7 +108,7 @@ def run_job(
         warnings.simplefilter("always", ConvergenceWarning)
         start = time.perf_counter()
         try:
-            model.fit(X[parts["train"]], y[parts["train"]])
+            model.fit(X[parts["train"]], y[parts["train"]], **fit_params)
         except SolverError as exc:
             record.update(status=f"failed: {exc}", fit_seconds=time.perf_counter() - start)
             return _finish(record, parts, dataset.task)
@@ -105,10 +125,29 @@ def run_job(
 
 
 def _preprocess(X: np.ndarray, train: np.ndarray, preprocess: str) -> np.ndarray:
-    """Standardise ``X`` with the training part's statistics (or return it as is)."""
+    """Standardise ``X``, or centre it and scale its rows to unit norm, with the training part's statistics."""
     if preprocess == "none":
         return X
+    if preprocess == "center-normalize":
+        centred = StandardScaler(with_std=False).fit(X[train]).transform(X)
+        return Normalizer().transform(centred)
     return StandardScaler().fit(X[train]).transform(X)
+
+
+def _set_trace(model, estimator: str, trace, parts: dict[str, np.ndarray], X, y, task: str) -> None:
+    """Make ``model`` record the metrics of the ``trace`` parts at every iteration through its callback."""
+    if "callback" not in model.get_params(deep=False):
+        raise ConfigError(f"method {estimator!r} takes no per-iteration callback, so it cannot trace")
+    absent = [name for name in trace if name not in parts]
+    if absent:
+        raise ConfigError(f"trace names part(s) {absent} that the split lacks; its parts: {sorted(parts)}")
+    parts = {name: parts[name] for name in trace}
+
+    def callback(current) -> dict[str, float]:
+        predictions = {name: current.predict(X[idx]) for name, idx in parts.items()}
+        return _scores(y, parts, predictions, task)
+
+    model.set_params(callback=callback)
 
 
 def _scores(y, parts, predictions, task) -> dict[str, float]:
@@ -127,7 +166,13 @@ def _scores(y, parts, predictions, task) -> dict[str, float]:
 def _model_size(model) -> dict[str, Any]:
     """Model size fields the estimator exposes: support vectors, columns, storage, history."""
     out = {}
-    for attr, key in (("n_support_", "n_support"), ("storage_", "storage"), ("n_iter_", "n_iter")):
+    sizes = (
+        ("n_support_", "n_support"),
+        ("storage_", "storage"),
+        ("n_iter_", "n_iter"),
+        ("n_kernels_selected_", "n_kernels"),  # MKL: kernels with beta > 0
+    )
+    for attr, key in sizes:
         value = getattr(model, attr, None)
         if value is not None:
             out[key] = int(np.sum(value))
@@ -213,4 +258,6 @@ def run_configured_job(config: dict, job, dataset, split: dict[str, np.ndarray])
         params=param_settings(spec)[job.param],
         ids=ids,
         preprocess=exp["preprocess"],
+        trace=tuple(spec.get("trace", ())),
+        fit_unlabeled=spec.get("fit_unlabeled", False),
     )

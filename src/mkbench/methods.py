@@ -20,6 +20,17 @@ METHODS: dict[str, str] = {
     "svc": "mkbench.baselines:SelectedSVC",
     "cgboost": "mkbench.estimators:CGBoostClassifier",
     "cgboost-regressor": "mkbench.estimators:CGBoostRegressor",
+    "mark": "mkbench.estimators:MARKRegressor",
+    "ssmk": "mkbench.estimators:SSMKClassifier",
+    "silp": "mkbench.estimators:SILPClassifier",
+    "simplemkl": "mkbench.estimators:SimpleMKLClassifier",
+    "cgens": "mkbench.estimators:CGEnsClassifier",
+    "cgens-sls": "mkbench.estimators:CGEnsSLSClassifier",
+    "lpboost": "mkbench.estimators:LPBoostClassifier",
+    "adaboost": "sklearn.ensemble:AdaBoostClassifier",  # SAMME; its default weak learner is a stump
+    "adaboost-mh": "mkbench.boosting:AdaBoostMHClassifier",
+    "svm-ensemble-kernel": "mkbench.boosting:InfiniteEnsembleSVC",
+    "staged-cv": "mkbench.boosting:StagedSearchCV",  # C and the iteration count by k-fold CV
 }
 
 

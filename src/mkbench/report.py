@@ -56,6 +56,48 @@ def collect_records(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     return frame
 
 
+#: Columns identifying one job; the grid setting ``param`` is one of them.
+JOB_KEYS = ["experiment", "dataset", "method", "seed", "split", "param"]
+
+
+def collect_histories(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
+    """Per-iteration histories of the records at ``paths`` in long format.
+
+    One row per (job, iteration): the job's identifying fields (:data:`JOB_KEYS`)
+    followed by the history fields (objective, duality gap, columns, a traced
+    validation error...). Records without a history add no rows.
+    """
+    frames = []
+    for path in paths:
+        with open(path, encoding="utf-8") as fh:
+            record = json.load(fh)
+        if record.get("history"):
+            frame = pd.DataFrame(record["history"])
+            for key in reversed(JOB_KEYS):
+                frame.insert(0, key, record.get(key))
+            frames.append(frame)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=JOB_KEYS)
+
+
+def select_by(records: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Model selection: per (dataset, method, seed, split), the grid setting with the lowest ``metric``.
+
+    This is "C chosen on the validation set" (cgboost §5): every setting of a method's
+    ``grid`` is fitted on the same split, and the one with the smallest validation
+    error is kept; its setting is kept in ``param`` and the table reports it as
+    one method. Failed jobs are never selected; a split where every setting
+    failed keeps one failed row so that the failure is counted.
+    """
+    if metric not in records:
+        raise ConfigError(f"cannot select by {metric!r}: it is in no record (is there a validation part?)")
+    keys = ["dataset", "method", "seed", "split"]
+    failed = records["status"].astype(str).str.startswith("failed")
+    ranked = records.assign(_rank=np.where(failed, np.inf, pd.to_numeric(records[metric])))
+    ranked = ranked.sort_values([*keys, "_rank"], kind="stable")
+    chosen = ranked.groupby(keys, sort=False).head(1).drop(columns="_rank")
+    return chosen.assign(s_param=chosen["param"], param="default")
+
+
 def summarise(records: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
     """Mean, standard deviation and count of each metric per (dataset, method).
 
@@ -70,10 +112,7 @@ def summarise(records: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
             f"metric(s) {', '.join(missing)} are in no record; available: "
             f"{', '.join(sorted(c for c in records if records[c].dtype.kind in 'fiu'))}"
         )
-    records = records.copy()
-    if "param" in records:
-        gridded = records["param"].notna() & (records["param"] != "default")
-        records.loc[gridded, "method"] = records["method"] + " [" + records["param"].astype(str) + "]"
+    records = _labelled(records)
     failed = records["status"].astype(str).str.startswith("failed")
     keys = ["dataset", "method"]
     ok = records[~failed]
@@ -165,8 +204,15 @@ def write_table(
     *,
     caption: str,
     reference: pd.DataFrame | None = None,
+    select: str | None = None,
 ) -> pd.DataFrame:
-    """Write ``<out_stem>.csv`` and ``<out_stem>.md`` atomically; return the table."""
+    """Write ``<out_stem>.csv`` and ``<out_stem>.md`` atomically; return the table.
+
+    With ``select`` (e.g. ``"validation_error"``), each method's grid setting is
+    chosen per split by :func:`select_by` before summarising.
+    """
+    if select is not None:
+        records = select_by(records, select)
     table = paper_vs_ours(summarise(records, metrics), reference)
     with atomic_open(f"{out_stem}.csv", "w", encoding="utf-8", newline="") as fh:
         table.to_csv(fh, index=False)
@@ -174,12 +220,33 @@ def write_table(
     return table
 
 
-def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike, *, title: str) -> None:
-    """Per-split values of ``metric`` by method and data set (seaborn), as PNG and PDF."""
+def _pyplot():
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(figure, out_stem: str | os.PathLike) -> None:
+    for ext in ("png", "pdf"):
+        with atomic_open(f"{out_stem}.{ext}", "wb") as fh:
+            figure.savefig(fh, format=ext, bbox_inches="tight", dpi=150)
+    _pyplot().close(figure)
+
+
+def _labelled(frame: pd.DataFrame) -> pd.DataFrame:
+    """Label each grid setting of a method as a method of its own, ``"method [C=1.0]"``."""
+    frame = frame.copy()
+    if "param" in frame:
+        gridded = frame["param"].notna() & (frame["param"] != "default")
+        frame.loc[gridded, "method"] = frame["method"] + " [" + frame["param"].astype(str) + "]"
+    return frame
+
+
+def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike, *, title: str) -> None:
+    """Per-split values of ``metric`` by method and data set (seaborn), as PNG and PDF."""
     import seaborn as sns
 
     if metric not in records:
@@ -191,7 +258,39 @@ def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike,
     )
     grid.map_dataframe(sns.stripplot, x="method", y=metric, color="k", size=3)
     grid.figure.suptitle(title, y=1.02)
-    for ext in ("png", "pdf"):
-        with atomic_open(f"{out_stem}.{ext}", "wb") as fh:
-            grid.figure.savefig(fh, format=ext, bbox_inches="tight", dpi=150)
-    plt.close(grid.figure)
+    _save(grid.figure, out_stem)
+
+
+def draw_lines(
+    frame: pd.DataFrame,
+    x: str,
+    y: str,
+    out_stem: str | os.PathLike,
+    *,
+    title: str,
+    logy: bool = False,
+) -> None:
+    """``y`` against ``x``, one line per method, as PNG and PDF.
+
+    ``frame`` is either iteration histories (:func:`collect_histories`; e.g. the
+    objective against columns generated, cgboost Fig. 1) or records (e.g. the test
+    error against the number of labelled points, SSMK Fig. 1). Grid settings are
+    drawn apart; each line is the mean over splits with a standard-deviation band,
+    one panel per data set.
+    """
+    import seaborn as sns
+
+    for name in (x, y):
+        if name not in frame:
+            raise ConfigError(f"{name!r} is not a field to draw; available: {', '.join(sorted(frame.columns))}")
+    if "status" in frame:
+        frame = frame[~frame["status"].astype(str).str.startswith("failed")]
+    data = _labelled(frame)
+    grid = sns.relplot(
+        data=data, x=x, y=y, hue="method", col="dataset", kind="line", errorbar="sd",
+        height=3.2, aspect=1.3, facet_kws={"sharey": False},
+    )
+    if logy:
+        grid.set(yscale="log")
+    grid.figure.suptitle(title, y=1.02)
+    _save(grid.figure, out_stem)

@@ -299,7 +299,13 @@ def _semisupervised(
     n_repeats: int,
     stratify_labeled: bool = True,
 ) -> list[Split]:
-    """Repeated splits into a labelled ``train``, an ``unlabeled`` and a ``test`` part."""
+    """Repeated splits into a labelled ``train``, an ``unlabeled`` and a ``test`` part.
+
+    The test part is drawn first, then the unlabelled part, then the labelled
+    points from the rest (SSMK §4), so that for one seed the test and unlabelled
+    parts are the same whatever ``n_labeled`` is: a learning curve over l
+    compares the same points.
+    """
     _check_int("n_labeled", n_labeled, 1)
     _check_int("n_unlabeled", n_unlabeled, 1)
     _check_int("n_test", n_test, 1)
@@ -308,13 +314,14 @@ def _semisupervised(
     _check_total({"train": n_labeled, "unlabeled": n_unlabeled, "test": n_test}, y.size)
     splits = []
     for _ in range(n_repeats):
-        labeled, rest = _pick_labeled(y, rng, n_labeled, stratify_labeled)
-        rest = rng.permutation(rest)
+        perm = rng.permutation(y.size)
+        rest = perm[n_test + n_unlabeled :]
+        labeled, _ = _pick_labeled(y[rest], rng, n_labeled, stratify_labeled)
         splits.append(
             {
-                "train": np.sort(labeled).astype(np.int64),
-                "unlabeled": np.sort(rest[:n_unlabeled]).astype(np.int64),
-                "test": np.sort(rest[n_unlabeled : n_unlabeled + n_test]).astype(np.int64),
+                "train": np.sort(rest[labeled]).astype(np.int64),
+                "unlabeled": np.sort(perm[n_test : n_test + n_unlabeled]).astype(np.int64),
+                "test": np.sort(perm[:n_test]).astype(np.int64),
             }
         )
     return splits

@@ -43,10 +43,12 @@ def get_records(wildcards):
 
 
 def get_summary(kind):
-    """The summary CSV a table or figure is drawn from."""
+    """The summary CSV(s) a table or figure is drawn from: per job, or per iteration for curves."""
 
     def _summary(wildcards):
-        name = getattr(wildcards, kind.rstrip("s"))
-        return f"results/summary/{config[kind][name]['experiment']}.csv"
+        spec = config[kind][getattr(wildcards, kind.rstrip("s"))]
+        suffix = ".history.csv" if spec.get("kind") == "curve" else ".csv"
+        experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
+        return [f"results/summary/{experiment}{suffix}" for experiment in experiments]
 
     return _summary

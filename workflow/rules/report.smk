@@ -2,7 +2,8 @@ rule aggregate:
     input:
         get_records,
     output:
-        "results/summary/{experiment}.csv",
+        records="results/summary/{experiment}.csv",
+        history="results/summary/{experiment}.history.csv",
     log:
         "results/logs/aggregate/{experiment}.log",
     benchmark:

@@ -1,11 +1,12 @@
-"""Gather one experiment's records into a summary CSV (one row per job)."""
+"""Gather one experiment's records: one row per job, and one row per iteration of each job's history."""
 import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from mkbench._io import atomic_open
-from mkbench.report import collect_records
+from mkbench.report import collect_histories, collect_records
 
-frame = collect_records(snakemake.input)
-with atomic_open(snakemake.output[0], "w", encoding="utf-8", newline="") as fh:
-    frame.to_csv(fh, index=False)
+for frame, path in ((collect_records(snakemake.input), snakemake.output.records),
+                    (collect_histories(snakemake.input), snakemake.output.history)):
+    with atomic_open(path, "w", encoding="utf-8", newline="") as fh:
+        frame.to_csv(fh, index=False)

@@ -1,12 +1,18 @@
-"""Draw one figure (seaborn), saved as PNG and PDF."""
+"""Draw one figure (seaborn), saved as PNG and PDF: per-split boxes, or lines (records or iterations)."""
 import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd
 
-from mkbench.report import draw_figure
+from mkbench.report import draw_figure, draw_lines
 
 spec = snakemake.config["figures"][snakemake.wildcards.figure]
-draw_figure(pd.read_csv(snakemake.input[0]), spec["metric"], snakemake.output.png[: -len(".png")],
-            title=spec["caption"])
+frame = pd.concat([pd.read_csv(path) for path in snakemake.input], ignore_index=True)
+if spec.get("methods"):
+    frame = frame[frame["method"].isin(spec["methods"])]
+stem = snakemake.output.png[: -len(".png")]
+if spec["kind"] == "box":
+    draw_figure(frame, spec["metric"], stem, title=spec["caption"])
+else:
+    draw_lines(frame, spec["x"], spec["metric"], stem, title=spec["caption"], logy=spec["logy"])

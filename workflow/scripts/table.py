@@ -12,4 +12,4 @@ spec = snakemake.config["tables"][snakemake.wildcards.table]
 ref = spec.get("reference")
 reference = load_reference(os.path.join(snakemake.config["reference_dir"], ref["file"]), ref["table"]) if ref else None
 write_table(pd.read_csv(snakemake.input[0]), spec["metrics"], snakemake.output.csv[: -len(".csv")],
-            caption=spec["caption"], reference=reference)
+            caption=spec["caption"], reference=reference, select=spec.get("select"))

@@ -18,11 +18,13 @@ copy must match the recorded digest.
 Cache
 -----
 Files live at ``<data_home>/<RawFile.path>``; a sidecar
-``<file>.verified.json`` records size, mtime and digest so that a file already
-verified is not hashed again. A cached file that fails verification is renamed
-``<file>.corrupt`` and fetched again. Files are written to a temporary name and
-renamed only after they pass verification, so no partial or unverified file is
-ever left under the real name.
+``<file>.verified.json`` records size, mtime, ctime and digest so that a file
+already verified is not hashed again. The ctime (inode change time) changes with
+every write and no tool can set it back, so even damage that keeps the size and
+the mtime (a restore from backup, ``touch -r``) is hashed and caught. A cached
+file that fails verification is renamed ``<file>.corrupt`` and fetched again.
+Files are written to a temporary name and renamed only after they pass
+verification, so no partial or unverified file is ever left under the real name.
 """
 
 from __future__ import annotations
@@ -294,7 +296,7 @@ def _expected_digest(raw: RawFile, target: Path) -> tuple[str | None, str]:
 
 
 def _verify_cached(raw: RawFile, target: Path) -> bool:
-    """Whether the cached ``target`` is intact; cheap when its sidecar matches size and mtime."""
+    """Whether the cached ``target`` is intact; cheap when its sidecar matches size, mtime and ctime."""
     expected, _ = _expected_digest(raw, target)
     record = _read_sidecar(target)
     stat = target.stat()
@@ -304,6 +306,7 @@ def _verify_cached(raw: RawFile, target: Path) -> bool:
         and record.get("sha256") == expected
         and record.get("size") == stat.st_size
         and record.get("mtime_ns") == stat.st_mtime_ns
+        and record.get("ctime_ns") == stat.st_ctime_ns
     ):
         return True
     try:
@@ -334,6 +337,7 @@ def _record(raw: RawFile, target: Path, digest: str, origin: str) -> None:
             "sha256": digest,
             "size": stat.st_size,
             "mtime_ns": stat.st_mtime_ns,
+            "ctime_ns": stat.st_ctime_ns,
             "trust": "registry" if raw.sha256 is not None else "first-use",
             "origin": origin if first_use or previous is None else previous.get("origin", origin),
         },

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -26,6 +26,7 @@ from ..cg import column_generation
 from ..kernels import Kernel, KernelColumns, Sum, make_library
 from ..masters import LPMaster, QPMaster, SVMDualMaster, make_qp_master
 from ..oracles import KernelOracle
+from ._binary import BinaryClassifierMixin
 
 __all__ = ["CGBoostClassifier", "CGBoostRegressor"]
 
@@ -61,6 +62,7 @@ class _CGBoost(BaseEstimator):
 
         result = column_generation(
             master, oracle, tol=self.tol, max_iter=self.max_iter, time_limit=self.time_limit,
+            gap_tol=self.gap_tol,
             callback=None if self.callback is None else monitor,
         )
         self._set_model(X, result.solution, result.choices)
@@ -68,7 +70,7 @@ class _CGBoost(BaseEstimator):
         self.status_ = result.status
         self.history_ = result.history
         self.n_kernel_columns_computed_ = columns.n_computed
-        if result.status != "optimal":
+        if result.status not in ("optimal", "gap_tol"):
             warnings.warn(
                 f"{type(self).__name__} stopped ({result.status}) after {result.n_iter} columns with a "
                 f"dual violation of {result.history[-1]['max_violation']:.3g} > tol={self.tol}; "
@@ -155,6 +157,11 @@ _COMMON_DOC = """
         Kernel order of the stratified strategy; None keeps the order of ``kernels``.
     time_limit : float, default=None
         Seconds after which no column is generated (a ConvergenceWarning is issued).
+    gap_tol : float, default=None
+        Stop early once the duality gap is at most ``gap_tol`` times the objective
+        (Proposition 4.1; the paper's early termination, §5). The gap is known after
+        full scans only: every iteration with ``strategy="full"``, and the
+        iterations where the stratified strategy finds no violating error-point column.
     memory_budget : int, default=512 MiB
         Bytes of kernel values kept; larger libraries are priced block by block.
     callback : callable, default=None
@@ -175,7 +182,7 @@ _COMMON_DOC = """
         The library with data-dependent widths resolved.
     n_iter_ : int
         Columns generated.
-    status_ : {"optimal", "max_iter", "time_limit"}
+    status_ : {"optimal", "gap_tol", "max_iter", "time_limit"}
     history_ : list of dict
         Per iteration: objective, max violation, duality gap (Prop. 4.1, full scans
         of the QPs), columns per kernel, columns priced and computed, seconds.
@@ -184,7 +191,7 @@ _COMMON_DOC = """
 """
 
 
-class CGBoostClassifier(ClassifierMixin, _CGBoost):
+class CGBoostClassifier(BinaryClassifierMixin, _CGBoost):
     __doc__ = (
         """Binary CG-Boost classifier: LPBoost's LP (eq. 4) or the 2-norm QP (eq. 7, 11) by column generation.
 
@@ -194,8 +201,8 @@ class CGBoostClassifier(ClassifierMixin, _CGBoost):
         2-norm QP (eq. 7, 11) or 1-norm LP (eq. 4; HiGHS).
     solver : {"clarabel", "osqp", "libsvm"}, default="clarabel"
         Backend of the 2-norm restricted masters (:func:`mkbench.masters.make_qp_master`):
-        "libsvm" solves each one as an SVM dual, much faster on well-scaled kernels,
-        and needs ``positive=False, fit_intercept=True``."""
+        "libsvm" solves each one as an SVM dual (alpha >= 0 by an active set over
+        those duals), much faster on well-scaled kernels; it needs ``fit_intercept=True``."""
         + _COMMON_DOC
     )
 
@@ -213,6 +220,7 @@ class CGBoostClassifier(ClassifierMixin, _CGBoost):
         strategy: str = "stratified",
         priority: Sequence[int | str] | None = None,
         time_limit: float | None = None,
+        gap_tol: float | None = None,
         memory_budget: int = 512 * 2**20,
         callback: Callable[[Any], Mapping[str, Any] | None] | None = None,
     ) -> None:
@@ -227,6 +235,7 @@ class CGBoostClassifier(ClassifierMixin, _CGBoost):
         self.strategy = strategy
         self.priority = priority
         self.time_limit = time_limit
+        self.gap_tol = gap_tol
         self.memory_budget = memory_budget
         self.callback = callback
 
@@ -283,10 +292,6 @@ class CGBoostClassifier(ClassifierMixin, _CGBoost):
         """
         return self._expansion(X)
 
-    def predict(self, X: np.ndarray) -> np.ndarray:
-        """Class of each sample: ``classes_[1]`` where f(x) > 0, else ``classes_[0]``."""
-        check_is_fitted(self, "coef_")
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
 
 
 class CGBoostRegressor(RegressorMixin, _CGBoost):
@@ -299,7 +304,8 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         Width of the insensitive tube, in the units of y.
     solver : {"clarabel", "osqp", "libsvm"}, default="clarabel"
         Backend of the restricted masters (:func:`mkbench.masters.make_qp_master`);
-        "libsvm" solves each as an SVR dual and needs ``positive=False, fit_intercept=True``."""
+        "libsvm" solves each as an SVR dual (alpha >= 0 by an active set over those
+        duals); it needs ``fit_intercept=True``."""
         + _COMMON_DOC
     )
 
@@ -317,6 +323,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         strategy: str = "stratified",
         priority: Sequence[int | str] | None = None,
         time_limit: float | None = None,
+        gap_tol: float | None = None,
         memory_budget: int = 512 * 2**20,
         callback: Callable[[Any], Mapping[str, Any] | None] | None = None,
     ) -> None:
@@ -331,6 +338,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         self.strategy = strategy
         self.priority = priority
         self.time_limit = time_limit
+        self.gap_tol = gap_tol
         self.memory_budget = memory_budget
         self.callback = callback
 

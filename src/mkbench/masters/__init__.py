@@ -18,7 +18,7 @@ the master satisfies its dual constraint, so a full scan is safe.
 
 from ._solution import MasterSolution
 from .lp_highs import LPMaster, solve_lp
-from .qp_libsvm import SVMDualMaster, make_qp_master
+from .qp_libsvm import NonnegSVMDualMaster, SVMDualMaster, make_qp_master
 from .qp_osqp import QPMaster, solve_qp
 
-__all__ = ["LPMaster", "MasterSolution", "QPMaster", "SVMDualMaster", "make_qp_master", "solve_lp", "solve_qp"]
+__all__ = ["LPMaster", "MasterSolution", "NonnegSVMDualMaster", "QPMaster", "SVMDualMaster", "make_qp_master", "solve_lp", "solve_qp"]

@@ -136,6 +136,38 @@ def check_epsilon(epsilon: float) -> float:
     return float(epsilon)
 
 
+class ColumnStore:
+    """The restricted master's columns, appended in amortised O(1) time.
+
+    Column generation adds one column per iteration; ``np.hstack`` would copy all
+    k earlier columns each time (O(k^2 n) over a run). The columns are kept as the
+    rows of a buffer whose capacity doubles when full, and :attr:`array` is an
+    (n_rows, k) view of the filled part, without a copy.
+    """
+
+    def __init__(self, n_rows: int) -> None:
+        self._buffer = np.empty((16, n_rows))
+        self._k = 0
+
+    def __len__(self) -> int:
+        return self._k
+
+    @property
+    def array(self) -> np.ndarray:
+        """The columns as an (n_rows, k) view; valid until the next :meth:`append`."""
+        return self._buffer[: self._k].T
+
+    def append(self, K: np.ndarray) -> None:
+        """Append the columns of the (n_rows, m) array ``K``."""
+        end = self._k + K.shape[1]
+        if end > self._buffer.shape[0]:
+            grown = np.empty((max(end, 2 * self._buffer.shape[0]), self._buffer.shape[1]))
+            grown[: self._k] = self._buffer[: self._k]
+            self._buffer = grown
+        self._buffer[self._k : end] = K.T
+        self._k = end
+
+
 def as_column_block(K: np.ndarray, n_rows: int) -> np.ndarray:
     """Return candidate columns as a float (n_rows, k) array; a single column may be 1-D."""
     K = np.asarray(K, dtype=np.float64)

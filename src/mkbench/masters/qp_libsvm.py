@@ -40,6 +40,7 @@ from sklearn.svm import SVC, SVR
 from ._solution import (
     ON_FAILURE,
     OPTIMAL,
+    ColumnStore,
     MasterSolution,
     as_column_block,
     check_C,
@@ -53,7 +54,7 @@ from ._solution import (
 )
 from .qp_osqp import LOSSES, QPMaster
 
-__all__ = ["SVMDualMaster", "make_qp_master"]
+__all__ = ["NonnegSVMDualMaster", "SVMDualMaster", "make_qp_master"]
 
 
 class SVMDualMaster:
@@ -113,7 +114,7 @@ class SVMDualMaster:
         self.y = check_labels(y) if self.loss == "hinge" else check_responses(y)
         self.tol = float(tol)
         self.max_iter = int(max_iter)
-        self._columns = np.zeros((self.n_rows, 0))
+        self._columns = ColumnStore(self.n_rows)
         self._gram = np.zeros((self.n_rows, self.n_rows))
         if columns is not None:
             self.add_columns(columns)
@@ -124,7 +125,7 @@ class SVMDualMaster:
 
     @property
     def n_columns(self) -> int:
-        return self._columns.shape[1]
+        return len(self._columns)
 
     def add_columns(self, K: np.ndarray) -> None:
         """Append candidate columns K_.j and add K_.j K_.j' to the Gram matrix G of the dual.
@@ -135,12 +136,59 @@ class SVMDualMaster:
             Kernel columns, e.g. ``KernelColumns.block(p, centres)``.
         """
         K = as_column_block(K, self.n_rows)
-        self._columns = np.hstack([self._columns, K])
+        self._columns.append(K)
         self._gram += K @ K.T
 
     def _svm(self) -> SVC | SVR:
         common = {"kernel": "precomputed", "C": self.C, "tol": self.tol, "max_iter": self.max_iter}
         return SVC(**common) if self.loss == "hinge" else SVR(epsilon=self.epsilon, **common)
+
+    def _fit_dual(self, gram: np.ndarray) -> tuple[np.ndarray, float, int, bool]:
+        """One libsvm solve on ``gram``: (w, b, iterations, converged), w = y * u or u - v."""
+        svm = self._svm()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            svm.fit(gram, self.y)
+        w = np.zeros(self.n_rows)
+        w[svm.support_] = svm.dual_coef_[0]
+        converged = not any(issubclass(c.category, ConvergenceWarning) for c in caught)
+        return w, float(svm.intercept_[0]), int(np.sum(svm.n_iter_)), converged
+
+    def _failure(self, iterations: int, seconds: float, status: str = "max_iter reached") -> MasterSolution:
+        return failure(
+            solver="libsvm",
+            problem=f"SVM dual ({self.loss}, alpha {self.alpha_sign})",
+            status=status,
+            n_rows=self.n_rows,
+            n_columns=self.n_columns,
+            n_constraints=self.n_rows * (1 if self.loss == "hinge" else 2),
+            iterations=iterations,
+            seconds=seconds,
+            on_failure=self.on_failure,
+        )
+
+    def _solution(self, w: np.ndarray, b: float, alpha: np.ndarray, iterations: int, seconds: float) -> MasterSolution:
+        """The primal-dual record at libsvm's dual point w; the objective is the dual objective."""
+        f = self._columns.array @ alpha + b
+        if self.loss == "hinge":
+            duals = w * self.y
+            xi = np.maximum(0.0, 1.0 - self.y * f)
+            objective = duals.sum() - 0.5 * alpha @ alpha
+        else:
+            duals = np.concatenate([np.maximum(w, 0.0), np.maximum(-w, 0.0)])
+            xi = np.concatenate([np.maximum(0.0, self.y - self.epsilon - f), np.maximum(0.0, f - self.y - self.epsilon)])
+            objective = w @ self.y - self.epsilon * np.abs(w).sum() - 0.5 * alpha @ alpha
+        return MasterSolution(
+            alpha=alpha,
+            intercept=b,
+            xi=xi,
+            duals=duals,
+            pricing_weights=w,
+            objective=float(objective),
+            status=OPTIMAL,
+            iterations=iterations,
+            seconds=seconds,
+        )
 
     def solve(self) -> MasterSolution:
         """Solve the restricted dual with libsvm (no warm start: SMO from u = 0).
@@ -155,48 +203,10 @@ class SVMDualMaster:
             If libsvm stops at ``max_iter`` and ``on_failure == "raise"``.
         """
         start = perf_counter()
-        svm = self._svm()
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ConvergenceWarning)
-            svm.fit(self._gram, self.y)
-        seconds = perf_counter() - start
-        iterations = int(np.sum(svm.n_iter_))
-        if any(issubclass(w.category, ConvergenceWarning) for w in caught):
-            return failure(
-                solver="libsvm",
-                problem=f"SVM dual ({self.loss})",
-                status="max_iter reached",
-                n_rows=self.n_rows,
-                n_columns=self.n_columns,
-                n_constraints=self.n_rows * (1 if self.loss == "hinge" else 2),
-                iterations=iterations,
-                seconds=seconds,
-                on_failure=self.on_failure,
-            )
-        w = np.zeros(self.n_rows)
-        w[svm.support_] = svm.dual_coef_[0]
-        alpha = self._columns.T @ w
-        intercept = float(svm.intercept_[0])
-        f = self._gram @ w + intercept
-        if self.loss == "hinge":
-            duals = w * self.y
-            xi = np.maximum(0.0, 1.0 - self.y * f)
-            objective = duals.sum() - 0.5 * alpha @ alpha
-        else:
-            duals = np.concatenate([np.maximum(w, 0.0), np.maximum(-w, 0.0)])
-            xi = np.concatenate([np.maximum(0.0, self.y - self.epsilon - f), np.maximum(0.0, f - self.y - self.epsilon)])
-            objective = w @ self.y - self.epsilon * np.abs(w).sum() - 0.5 * alpha @ alpha
-        return MasterSolution(
-            alpha=alpha,
-            intercept=intercept,
-            xi=xi,
-            duals=duals,
-            pricing_weights=w,
-            objective=float(objective),
-            status=OPTIMAL,
-            iterations=iterations,
-            seconds=seconds,
-        )
+        w, b, iterations, converged = self._fit_dual(self._gram)
+        if not converged:
+            return self._failure(iterations, perf_counter() - start)
+        return self._solution(w, b, self._columns.array.T @ w, iterations, perf_counter() - start)
 
     def violation(self, scores: np.ndarray) -> np.ndarray:
         """|score_j| of columns not in the master (eq. 12, 14); > 0 means the column would enter."""
@@ -205,6 +215,144 @@ class SVMDualMaster:
     def duality_gap(self, scores: np.ndarray) -> float:
         """1/2 sum over the columns not in the master of score_j^2 (Proposition 4.1)."""
         return qp_duality_gap(scores, free_sign=True)
+
+
+class NonnegSVMDualMaster(SVMDualMaster):
+    """Restricted 2-norm master with alpha >= 0 and a free b (eq. 7, 13 with b), by an active set over libsvm.
+
+    At the optimum of the alpha >= 0 master over the working set W, the columns
+    with alpha_j > 0 (the passive set P) form a free-alpha master whose solution
+    is the SVM dual on G_P = K_P K_P' (:class:`SVMDualMaster`), and every other
+    column of W prices at score_j <= 0 (Theorem 3.1 inside W). :meth:`solve`
+    finds P by the active-set method of Lawson and Hanson (Solving Least Squares
+    Problems, 1974, ch. 23), with the convex 2-norm objective in place of least
+    squares:
+
+    1. solve the free master on P (libsvm), giving z;
+    2. while some z_j <= 0, move from the current feasible point x towards z
+       until an alpha_j reaches 0 (the objective does not increase on the
+       segment, by convexity, since z minimises over P), drop those columns from
+       P and solve again;
+    3. if a column of W outside P prices at score_j > ``entry_tol``, move the
+       largest into P and go to 1; else x = z is optimal over W.
+
+    libsvm's solutions are accurate to about 1e-4 on ill-conditioned Gram
+    matrices, so a column may price just above ``entry_tol`` and yet get z_j <= 0
+    as soon as it enters; it is then held out until the next :meth:`solve`
+    instead of entering and leaving forever (without this, one MNIST master
+    cycled for thousands of steps).
+
+    Column generation adds one column to W at a time, so step 3 usually moves
+    just that column and each restricted master costs one or two libsvm solves.
+    No maintained library does this: the interior-point solvers take seconds per
+    master at a few hundred columns and cannot warm-start, and OSQP and HiGHS's
+    QP solver fail on these masters (measured, see :mod:`.qp_osqp`).
+
+    Parameters
+    ----------
+    y, C, loss, epsilon, columns, tol, max_iter, on_failure
+        As for :class:`SVMDualMaster`.
+    entry_tol : float, default=1e-7
+        A column of W enters P when its score exceeds this; keep it above
+        libsvm's accuracy on the scores, or a column may enter and leave again.
+    max_steps : int, default=None
+        Most active-set steps per solve (None: 10 * n_columns + 100); reaching
+        it is a failure, reported like libsvm's iteration limit.
+    """
+
+    alpha_sign = "nonneg"
+
+    def __init__(
+        self,
+        y: np.ndarray,
+        C: float,
+        *,
+        entry_tol: float = 1e-7,
+        max_steps: int | None = None,
+        **options: object,
+    ) -> None:
+        self.entry_tol = float(entry_tol)
+        self.max_steps = max_steps
+        self._passive = np.zeros(0, dtype=bool)
+        self._x: tuple[np.ndarray, float] = (np.zeros(0), 0.0)
+        self._dual: tuple[np.ndarray, float] | None = None
+        super().__init__(y, C, **options)
+
+    def add_columns(self, K: np.ndarray) -> None:
+        """Append candidate columns to W, outside P (alpha_j = 0), so the current point stays feasible."""
+        K = as_column_block(K, self.n_rows)
+        self._columns.append(K)
+        self._passive = np.concatenate([self._passive, np.zeros(K.shape[1], dtype=bool)])
+        self._x = (np.concatenate([self._x[0], np.zeros(K.shape[1])]), self._x[1])
+
+    def _passive_gram(self) -> np.ndarray:
+        K_P = self._columns.array[:, self._passive]
+        return K_P @ K_P.T
+
+    def solve(self) -> MasterSolution:
+        """Solve the alpha >= 0 master over W by the active-set steps above.
+
+        Returns
+        -------
+        MasterSolution
+            ``alpha`` over all of W (0 outside P); ``iterations`` sums libsvm's.
+
+        Raises
+        ------
+        SolverError
+            If libsvm stops at ``max_iter``, or the active set does not settle in
+            ``max_steps`` steps, and ``on_failure == "raise"``.
+        """
+        start = perf_counter()
+        K_W = self._columns.array
+        max_steps = 10 * self.n_columns + 100 if self.max_steps is None else self.max_steps
+        alpha, b = self._x
+        dual = self._dual  # libsvm's (w, b) on the current P, if P has not changed since
+        held = np.zeros(self.n_columns, dtype=bool)  # entered and blocked at once: noise, not a descent
+        entered = -1
+        iterations = 0
+        gram = None
+        for _ in range(max_steps):
+            if dual is None:
+                gram = self._passive_gram() if gram is None else gram
+                w, z_b, its, converged = self._fit_dual(gram)
+                iterations += its
+                if not converged:
+                    return self._failure(iterations, perf_counter() - start)
+                z = np.where(self._passive, K_W.T @ w, 0.0)
+                blocking = self._passive & (z <= 0.0)
+                if blocking.any():  # step 2: stay feasible, drop the columns that reach 0
+                    if entered >= 0 and blocking[entered] and alpha[entered] == 0.0:
+                        held[entered] = True  # its score was within libsvm's accuracy of 0
+                    t = np.min(alpha[blocking] / (alpha[blocking] - z[blocking]))
+                    alpha, b = alpha + t * (z - alpha), b + t * (z_b - b)
+                    leaving = self._passive & (alpha <= 1e-12 * max(1.0, alpha.max(initial=0.0)))
+                    leaving |= blocking & (t == 0.0)
+                    self._passive &= ~leaving
+                    alpha[~self._passive] = 0.0
+                    gram = None
+                    continue
+                alpha, b, dual, entered = z, z_b, (w, z_b), -1
+            w = dual[0]
+            scores = np.where(self._passive | held, -np.inf, K_W.T @ w)
+            j = int(np.argmax(scores)) if scores.size else -1
+            if j < 0 or scores[j] <= self.entry_tol:  # step 3: optimal over W
+                self._x, self._dual = (alpha, b), dual
+                return self._solution(w, dual[1], alpha, iterations, perf_counter() - start)
+            self._passive[j] = True
+            dual, entered = None, j
+            if gram is not None:
+                gram += np.outer(K_W[:, j], K_W[:, j])
+        self._x, self._dual = (alpha, b), None
+        return self._failure(iterations, perf_counter() - start, status=f"active set unsettled after {max_steps} steps")
+
+    def violation(self, scores: np.ndarray) -> np.ndarray:
+        """score_j of columns not in the master (eq. 10); > 0 means the column would enter."""
+        return dual_violation(scores, free_sign=False, threshold=self.score_threshold)
+
+    def duality_gap(self, scores: np.ndarray) -> float:
+        """1/2 sum over the columns not in the master of max(score_j, 0)^2 (primal minus dual)."""
+        return qp_duality_gap(scores, free_sign=False)
 
 
 def make_qp_master(
@@ -239,12 +387,13 @@ def make_qp_master(
     ValueError
         If ``solver="libsvm"`` is asked for alpha >= 0 or an offset that is not free.
     """
-    if solver != "libsvm":
+    if check_choice("solver", solver, ("clarabel", "osqp", "libsvm")) != "libsvm":
         return QPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept, solver=solver, **options)
-    if alpha_sign != "free" or intercept != "free":
+    if intercept != "free":
         raise ValueError(
-            f"solver='libsvm' solves the 2-norm master only with free alpha and a free offset "
-            f"(positive=False, fit_intercept=True), got alpha_sign={alpha_sign!r}, intercept={intercept!r}; "
-            "use solver='clarabel'"
+            f"solver='libsvm' solves the 2-norm master only with a free offset "
+            f"(fit_intercept=True), got intercept={intercept!r}; use solver='clarabel'"
         )
+    if check_choice("alpha_sign", alpha_sign, ("nonneg", "free")) == "nonneg":
+        return NonnegSVMDualMaster(y, C, **options)
     return SVMDualMaster(y, C, **options)

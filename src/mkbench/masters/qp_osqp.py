@@ -42,6 +42,7 @@ from ._solution import (
     INTERCEPTS,
     ON_FAILURE,
     OPTIMAL,
+    ColumnStore,
     MasterSolution,
     as_column_block,
     check_C,
@@ -158,7 +159,7 @@ class QPMaster:
         self.settings = {"verbose": False, **defaults, **(settings or {})}
         self._n_b = 0 if self.intercept == "none" else 1
         self._b_weight = 1.0 if self.intercept == "regularized" else 0.0
-        self._margin = np.zeros((self.n_constraints, 0))
+        self._margin = ColumnStore(self.n_constraints)
         self._solver: osqp.OSQP | None = None
         self._warm: tuple[np.ndarray, np.ndarray] | None = None
         if columns is not None:
@@ -175,7 +176,7 @@ class QPMaster:
 
     @property
     def n_columns(self) -> int:
-        return self._margin.shape[1]
+        return len(self._margin)
 
     def add_columns(self, K: np.ndarray) -> None:
         """Append candidate columns K_.j; the next solve sets OSQP up again and warm-starts.
@@ -186,7 +187,7 @@ class QPMaster:
             Kernel columns, e.g. ``KernelColumns.block(p, centres)``.
         """
         K = as_column_block(K, self.n_rows)
-        self._margin = np.hstack([self._margin, self._sign[:, None] * K[self._row]])
+        self._margin.append(self._sign[:, None] * K[self._row])
         self._solver = None
 
     def _problem(self) -> tuple[sp.csc_matrix, np.ndarray, sp.csc_matrix, np.ndarray, np.ndarray]:
@@ -195,7 +196,7 @@ class QPMaster:
         P = sp.diags(np.concatenate([np.full(n_b, self._b_weight), np.zeros(m), np.ones(k)]), format="csc")
         q = np.concatenate([np.zeros(n_b), np.full(m, self.C), np.zeros(k)])
         b_columns = np.repeat(self._sign[:, None], n_b, axis=1)
-        margins = sp.hstack([sp.csc_matrix(b_columns), sp.identity(m), sp.csc_matrix(self._margin)])
+        margins = sp.hstack([sp.csc_matrix(b_columns), sp.identity(m), sp.csc_matrix(self._margin.array)])
         slacks = sp.hstack([sp.csc_matrix((m, n_b)), sp.identity(m), sp.csc_matrix((m, k))])
         blocks, lower = [margins, slacks], [self._rhs, np.zeros(m)]
         if self.alpha_sign == "nonneg":
@@ -216,7 +217,7 @@ class QPMaster:
         n_new = self.n_columns - (x.shape[0] - self._n_b - self.n_constraints)
         x = np.concatenate([x, np.zeros(n_new)])
         if self.alpha_sign == "nonneg":
-            scores = self._margin[:, self.n_columns - n_new :].T @ -y[: self.n_constraints]
+            scores = self._margin.array[:, self.n_columns - n_new :].T @ -y[: self.n_constraints]
             y = np.concatenate([y, np.minimum(scores, 0.0)])
         return x, y
 

@@ -1,0 +1,438 @@
+"""Baselines of the CGEns experiments: AdaBoost.MH with stumps, and SVMs with the stump and perceptron kernels.
+
+* :class:`AdaBoostMHClassifier`: discrete AdaBoost.MH (Schapire & Singer 1999,
+  §7) with multi-class stumps h(x, l) = v_l phi(x), phi a decision stump and
+  v in {-1, +1}^K a vote per class, as in Table III of CGEns. Each round takes the
+  stump and votes with the largest edge gamma = sum_{i,l} D(i,l) Y_il v_l phi(x_i),
+  searched exactly with :class:`mkbench.learners.Stumps`.
+* :func:`stump_kernel` Delta - ||x - x'||_1 and :func:`perceptron_kernel`
+  Delta' - ||x - x'||_2 (Lin & Li 2008): the kernels of the infinite ensembles of
+  stumps and perceptrons that CGEns selects from (§II), and
+  :class:`InfiniteEnsembleSVC`, the SVM with either one (Tables I and II).
+* :class:`StagedSearchCV`: the model selection of §VI-A, C and the iteration
+  count by 5-fold cross-validation, from one fit per fold via ``staged_predict``.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from numbers import Integral
+
+import numpy as np
+from scipy.spatial.distance import cdist
+from scipy.special import gammaln
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import ParameterGrid, StratifiedKFold
+from sklearn.svm import SVC
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .learners import Stump, Stumps, outputs
+
+__all__ = [
+    "AdaBoostMHClassifier",
+    "InfiniteEnsembleSVC",
+    "StagedSearchCV",
+    "perceptron_kernel",
+    "perceptron_kernel_delta",
+    "stump_kernel",
+    "stump_kernel_delta",
+]
+
+
+def stump_kernel(X: np.ndarray, Z: np.ndarray, *, delta: float = 0.0) -> np.ndarray:
+    """The stump kernel K_S(x, z) = Delta - ||x - z||_1 (Lin & Li 2008; CGEns §II).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_x, n_features)
+    Z : ndarray of shape (n_z, n_features)
+    delta : float, default=0
+        The constant Delta; see :func:`stump_kernel_delta`.
+
+    Returns
+    -------
+    ndarray of shape (n_x, n_z)
+    """
+    return delta - cdist(X, Z, metric="cityblock")
+
+
+def stump_kernel_delta(X: np.ndarray) -> float:
+    """Delta_S = 1/2 sum_d (R_d - L_d) over the ranges [L_d, R_d] of the features of X.
+
+    With thresholds uniform on [L_d, R_d] (density 1), integrating
+    s(x_d - t) s(z_d - t) over t and summing over d gives 2 (Delta_S - ||x - z||_1):
+    the kernel is then an inner product of stump outputs, positive semi-definite
+    on points inside the ranges.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    return 0.5 * float(np.ptp(X, axis=0).sum())
+
+
+def perceptron_kernel(X: np.ndarray, Z: np.ndarray, *, delta: float = 0.0) -> np.ndarray:
+    """The perceptron kernel K_P(x, z) = Delta' - ||x - z||_2 (Lin & Li 2008; CGEns §II).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_x, n_features)
+    Z : ndarray of shape (n_z, n_features)
+    delta : float, default=0
+        The constant Delta'; see :func:`perceptron_kernel_delta`.
+
+    Returns
+    -------
+    ndarray of shape (n_x, n_z)
+    """
+    return delta - cdist(X, Z, metric="euclidean")
+
+
+def perceptron_kernel_delta(X: np.ndarray) -> float:
+    """Delta' = R / E|theta_1|, R = max_i ||x_i||, for theta uniform on the unit sphere of R^d.
+
+    For perceptrons with theta uniform on the sphere and kappa uniform on [-R, R]
+    (:class:`mkbench.learners.Perceptrons`), E[h(x) h(z)] = 1 - E|theta_1| ||x - z|| / R,
+    so Delta' - ||x - z|| is R / E|theta_1| times that expectation: an inner product
+    of perceptron outputs, positive semi-definite on points with ||x|| <= R.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    d = X.shape[1]
+    mean_abs_coordinate = np.exp(gammaln(d / 2) - gammaln((d + 1) / 2)) / np.sqrt(np.pi)
+    return float(np.sqrt(np.einsum("ij,ij->i", X, X).max()) / mean_abs_coordinate)
+
+
+_KERNELS = {"stump": (stump_kernel, stump_kernel_delta), "perceptron": (perceptron_kernel, perceptron_kernel_delta)}
+
+
+class InfiniteEnsembleSVC(ClassifierMixin, BaseEstimator):
+    """SVM with the stump or perceptron kernel: the infinite ensemble of Lin & Li (2008) (CGEns Tables I, II).
+
+    Parameters
+    ----------
+    kernel : {"stump", "perceptron"}, default="stump"
+        Delta - ||x - x'||_1 or Delta' - ||x - x'||_2, Delta fixed on the training inputs
+        (:func:`stump_kernel_delta`, :func:`perceptron_kernel_delta`); with the
+        SVM's free offset, Delta does not change the classifier.
+    C : float, default=1.0
+        SVM regularisation, > 0.
+    tol : float, default=1e-3
+        libsvm's stopping tolerance.
+
+    Attributes
+    ----------
+    svc_ : SVC
+        The SVM fitted on the precomputed kernel matrix.
+    X_fit_ : ndarray of shape (n_samples, n_features)
+    delta_ : float
+    classes_ : ndarray
+    n_support_ : int
+        Support vectors.
+    """
+
+    def __init__(self, kernel: str = "stump", *, C: float = 1.0, tol: float = 1e-3) -> None:
+        self.kernel = kernel
+        self.C = C
+        self.tol = tol
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> InfiniteEnsembleSVC:
+        """Fit the SVM on the precomputed kernel matrix of X.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        if self.kernel not in _KERNELS:
+            raise ValueError(f"kernel={self.kernel!r} is not one of {', '.join(map(repr, _KERNELS))}")
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        kernel, delta = _KERNELS[self.kernel]
+        self.delta_ = delta(X)
+        self.X_fit_ = X
+        self.svc_ = SVC(kernel="precomputed", C=self.C, tol=self.tol).fit(kernel(X, X, delta=self.delta_), y)
+        self.classes_ = self.svc_.classes_
+        return self
+
+    @property
+    def n_support_(self) -> int:
+        check_is_fitted(self, "svc_")
+        return int(self.svc_.n_support_.sum())
+
+    def _gram(self, X: np.ndarray) -> np.ndarray:
+        check_is_fitted(self, "svc_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return _KERNELS[self.kernel][0](X, self.X_fit_, delta=self.delta_)
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """The SVM's decision values (scikit-learn's SVC.decision_function)."""
+        gram = self._gram(X)
+        return self.svc_.decision_function(gram)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Predicted classes."""
+        gram = self._gram(X)
+        return self.svc_.predict(gram)
+
+
+class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
+    """Discrete AdaBoost.MH with multi-class decision stumps (Schapire & Singer 1999, §7; CGEns Table III).
+
+    With Y_il = +1 if y_i is class l, else -1, and weights D over (point, class) pairs
+    (initially uniform), round t picks the stump phi and votes v_l = sign(gamma_l)
+    maximising the edge gamma = sum_l |gamma_l|, gamma_l = sum_i D(i,l) Y_il phi(x_i),
+    sets alpha = 1/2 ln((1 + gamma) / (1 - gamma)) and D(i,l) proportional to
+    D(i,l) exp(-alpha v_l phi(x_i) Y_il). The classifier is argmax_l f_l(x),
+    f_l = sum_t alpha_t v_tl phi_t(x). The constant stump is a candidate.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Boosting rounds (fewer if an edge reaches 0 or 1).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (K,)
+    stumps_ : list of Stump
+        phi_t.
+    votes_ : ndarray of shape (n_rounds, K)
+        v_t.
+    alphas_ : ndarray of shape (n_rounds,)
+    edges_ : ndarray of shape (n_rounds,)
+        gamma_t.
+    n_iter_ : int
+        Rounds run.
+    n_features_in_ : int
+    """
+
+    def __init__(self, n_estimators: int = 100) -> None:
+        self.n_estimators = n_estimators
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> AdaBoostMHClassifier:
+        """Boost on two or more classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        if not (isinstance(self.n_estimators, Integral) and self.n_estimators >= 1):
+            raise ValueError(f"n_estimators must be an integer >= 1, got {self.n_estimators!r}")
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, index = np.unique(y, return_inverse=True)
+        if X.shape[0] < 2:
+            raise ValueError(f"AdaBoostMHClassifier needs at least 2 samples, got {X.shape[0]} sample")
+        if self.classes_.size < 2:
+            raise ValueError(f"AdaBoostMHClassifier needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
+        n, K = X.shape[0], self.classes_.size
+        Y = -np.ones((n, K))
+        Y[np.arange(n), index] = 1.0
+        D = np.full((n, K), 1.0 / (n * K))
+        family = Stumps(X, constant=True)
+        stumps, votes, alphas, edges = [], [], [], []
+        for _ in range(self.n_estimators):
+            stump, per_class = self._best_stump(family, D * Y)
+            edge = float(np.abs(per_class).sum())
+            if stump is None or edge <= 0.0:
+                break
+            v = np.where(per_class >= 0, 1.0, -1.0)
+            alpha = 0.5 * np.log((1.0 + edge) / max(1.0 - edge, 1e-12))
+            D *= np.exp(-alpha * np.outer(stump(X), v) * Y)
+            D /= D.sum()
+            stumps.append(stump)
+            votes.append(v)
+            alphas.append(alpha)
+            edges.append(edge)
+            if edge >= 1.0 - 1e-12:  # a perfect weak learner: nothing is left to boost
+                break
+        self.stumps_ = stumps
+        self.votes_ = np.array(votes).reshape(-1, K)
+        self.alphas_ = np.array(alphas)
+        self.edges_ = np.array(edges)
+        self.n_iter_ = len(stumps)
+        return self
+
+    @staticmethod
+    def _best_stump(family: Stumps, DY: np.ndarray) -> tuple[Stump | None, np.ndarray]:
+        """The stump phi maximising sum_l |sum_i DY_il phi(x_i)|, and its per-class edges gamma_l."""
+        top, best = -np.inf, None
+        for block in family.blocks():
+            per_class = np.stack([family.scores(DY[:, l], block) for l in range(DY.shape[1])], axis=-1)
+            edge = np.abs(per_class).sum(axis=-1)
+            edge[~family.available[:, block]] = -1.0
+            row, col = divmod(int(np.argmax(edge)), edge.shape[1])
+            if edge[row, col] > top:
+                top, best = edge[row, col], (row, block.start + col, per_class[row, col])
+        if top < 0:
+            return None, np.zeros(DY.shape[1])
+        row, feature, per_class = best
+        return Stump(feature, family.threshold(row, feature)), per_class
+
+    def staged_decision_function(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        """f(x) = (f_1(x), ..., f_K(x)) after each round; (n_samples,) f_2 - f_1 for two classes."""
+        check_is_fitted(self, "stumps_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        f = np.zeros((X.shape[0], self.classes_.size))
+        for phi, v, alpha in zip(outputs(self.stumps_, X).T, self.votes_, self.alphas_):
+            f += alpha * np.outer(phi, v)
+            yield f[:, 1] - f[:, 0] if self.classes_.size == 2 else f.copy()
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """f(x) after the last round, shape (n_samples, K), or (n_samples,) f_2 - f_1 for two classes."""
+        check_is_fitted(self, "stumps_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        f = outputs(self.stumps_, X) @ (self.alphas_[:, None] * self.votes_)
+        return f[:, 1] - f[:, 0] if self.classes_.size == 2 else f
+
+    def _label(self, f: np.ndarray) -> np.ndarray:
+        return self.classes_[(f > 0).astype(int) if f.ndim == 1 else np.argmax(f, axis=1)]
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """argmax_l f_l(x)."""
+        return self._label(self.decision_function(X))
+
+    def staged_predict(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        """Predicted classes after each round."""
+        for f in self.staged_decision_function(X):
+            yield self._label(f)
+
+
+class StagedSearchCV(ClassifierMixin, BaseEstimator):
+    """Choose parameters and the number of iterations by k-fold CV, one fit per fold and grid point (§VI-A).
+
+    CGEns §VI-A chooses C and the iteration count in {25, 50, 100, 250, 500} by
+    5-fold cross-validation. The ensembles here (CGEns, LPBoost, AdaBoost.MH,
+    scikit-learn's AdaBoost) give the model after every iteration with
+    ``staged_predict``, so each fold and grid point needs one fit with the largest
+    count; the chosen setting is then refitted on all the data.
+
+    Parameters
+    ----------
+    method : str, default="cgens"
+        A registered method (:data:`mkbench.methods.METHODS`) with ``staged_predict``.
+    params : dict, default=None
+        Fixed parameters of the method.
+    param_grid : dict, default=None
+        Parameters to cross-validate, e.g. ``{"C": [0.01, 0.1, 1]}``.
+    n_iters : sequence of int or None, default=(25, 50, 100, 250, 500)
+        Iteration counts to choose from; passed as ``max_iter`` (``n_estimators`` if
+        the method has that parameter instead). None: no count is chosen, and the
+        method needs no ``staged_predict`` (e.g. the SVM baselines: plain grid search).
+    cv : int, default=5
+        Stratified folds.
+    random_state : int, default=0
+        Seeds the folds.
+
+    Attributes
+    ----------
+    best_params_ : dict
+        The chosen grid point and iteration count.
+    best_estimator_ : estimator
+        The method refitted with ``best_params_`` on all the data.
+    cv_errors_ : ndarray of shape (n_grid_points, len(n_iters) or 1)
+        Mean validation error of each grid point and iteration count.
+    classes_ : ndarray
+    """
+
+    def __init__(
+        self,
+        method: str = "cgens",
+        *,
+        params: dict | None = None,
+        param_grid: dict | None = None,
+        n_iters=(25, 50, 100, 250, 500),
+        cv: int = 5,
+        random_state: int = 0,
+    ) -> None:
+        self.method = method
+        self.params = params
+        self.param_grid = param_grid
+        self.n_iters = n_iters
+        self.cv = cv
+        self.random_state = random_state
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> StagedSearchCV:
+        """Cross-validate, then refit the best setting on (X, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        from .methods import make_method  # the registry imports estimators lazily; so does this
+
+        n_iters = None if self.n_iters is None else sorted(int(t) for t in self.n_iters)
+        if n_iters is not None and (not n_iters or n_iters[0] < 1):
+            raise ValueError(f"n_iters must be None or a non-empty list of integers >= 1, got {self.n_iters!r}")
+        X, y = validate_data(self, X, y)
+        check_classification_targets(y)
+        params = dict(self.params or {})
+        counter = "n_estimators" if "n_estimators" in make_method(self.method).get_params() else "max_iter"
+        counts = {} if n_iters is None else {counter: n_iters[-1]}
+        grid = list(ParameterGrid(self.param_grid or {}))
+        errors = np.zeros((len(grid), 1 if n_iters is None else len(n_iters)))
+        folds = StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state).split(X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)  # a count below convergence is the point
+            for train, test in folds:
+                for g, point in enumerate(grid):
+                    model = make_method(self.method, {**params, **point, **counts}).fit(X[train], y[train])
+                    if n_iters is None:
+                        errors[g, 0] += np.mean(model.predict(X[test]) != y[test]) / self.cv
+                        continue
+                    staged = list(model.staged_predict(X[test]))
+                    for k, t in enumerate(n_iters):
+                        errors[g, k] += np.mean(staged[min(t, len(staged)) - 1] != y[test]) / self.cv
+            g, k = np.unravel_index(np.argmin(errors), errors.shape)
+            self.best_params_ = {**grid[g], **({} if n_iters is None else {counter: n_iters[k]})}
+            self.best_estimator_ = make_method(self.method, {**params, **self.best_params_}).fit(X, y)
+        self.cv_errors_ = errors
+        self.classes_ = self.best_estimator_.classes_
+        return self
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """The refitted method's decision values."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """The refitted method's predictions."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
+    def _refitted(self, name: str):
+        check_is_fitted(self, "best_estimator_")
+        if not hasattr(self.best_estimator_, name):
+            raise AttributeError(f"{type(self.best_estimator_).__name__} has no attribute {name!r}")
+        return getattr(self.best_estimator_, name)
+
+    @property
+    def n_iter_(self) -> int:
+        """Iterations of the refitted method (learners or rounds; for scikit-learn's AdaBoost its stumps)."""
+        check_is_fitted(self, "best_estimator_")
+        if hasattr(self.best_estimator_, "estimators_"):
+            return len(self.best_estimator_.estimators_)
+        return int(self._refitted("n_iter_"))
+
+    @property
+    def status_(self) -> str:
+        """Why the refitted method's column generation stopped (CGEns, LPBoost)."""
+        return self._refitted("status_")
+
+    @property
+    def history_(self) -> list:
+        """The refitted method's per-iteration history (CGEns, LPBoost)."""
+        return self._refitted("history_")

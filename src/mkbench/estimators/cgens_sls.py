@@ -1,0 +1,236 @@
+"""CGEns-SLS: multi-class ensembles from the simplex least-squares SVM by column generation (Shen & Liu, Alg. 2).
+
+The l + 1 classes are coded by the vertices c_1, ..., c_{l+1} of a regular
+simplex in R^l (Mroueh et al. 2012), and l ensembles F_tau(x) = w_tau' Phi(x) + b_tau
+are fitted together by the least-squares problem (10) on the coded labels L.
+Its restricted master has the closed form (11) with S = H'H + I/C; adding a learner
+h updates S^-1 by Sherman-Morrison (eq. 20), O(m^2). The learner with the largest
+sum_i U_{i tau} h(x_i) over all tau enters (eq. 13), and a point gets the class
+whose code vector has the largest inner product with F(x) (eq. 15).
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+from time import perf_counter
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..learners import outputs
+from ..masters import MasterSolution
+from ..masters._solution import as_column_block, check_C
+from .cgens import fit_by_column_generation
+
+__all__ = ["CGEnsSLSClassifier", "SimplexLSMaster", "simplex_code"]
+
+
+def simplex_code(n_classes: int) -> np.ndarray:
+    """Vertices of a regular simplex centred at 0: unit vectors c_y in R^(n_classes - 1), c_y'c_z = -1/l.
+
+    Built by the recursion of Mroueh et al. (2012): C_2 = [1; -1], and C_{k+1} has
+    first row e_1 and further rows (-1/k, sqrt(1 - 1/k^2) C_k).
+
+    Parameters
+    ----------
+    n_classes : int
+        l + 1 >= 2.
+
+    Returns
+    -------
+    ndarray of shape (n_classes, n_classes - 1)
+        Row y is spx(y), the code of class y.
+    """
+    if not (isinstance(n_classes, Integral) and n_classes >= 2):
+        raise ValueError(f"a simplex code needs at least 2 classes, got {n_classes!r}")
+    code = np.array([[1.0], [-1.0]])
+    for k in range(2, n_classes):
+        top = np.zeros((1, k))
+        top[0, 0] = 1.0
+        rest = np.hstack([np.full((k, 1), -1.0 / k), np.sqrt(1.0 - 1.0 / k**2) * code])
+        code = np.vstack([top, rest])
+    return code
+
+
+class SimplexLSMaster:
+    """Restricted master of CGEns-SLS: problem (10) on the chosen learners, by the closed form (11).
+
+    Parameters
+    ----------
+    L : ndarray of shape (m, l)
+        Coded labels, row i = spx(y_i).
+    C : float
+        Weight of the squared residuals, > 0.
+
+    Notes
+    -----
+    ``pricing_weights`` are the dual U (m x l): a learner h prices at
+    sum_i U_{i tau} h(x_i) per classifier tau (eq. 13), and a learner in the master
+    at its own weight w_{tau j} (eq. 12), so the score threshold is 0 with free sign.
+    The objective is 1/2 sum_tau ||w_tau||^2 + C/2 ||O||^2 with O = U / C (eq. 18c).
+    """
+
+    score_threshold = 0.0
+    alpha_sign = "free"
+
+    def __init__(self, L: np.ndarray, C: float) -> None:
+        self.L = np.asarray(L, dtype=np.float64)
+        self.C = check_C(C)
+        m = self.L.shape[0]
+        self.S_inv = np.eye(m) * self.C  # S = I / C before any learner
+        self._columns: list[np.ndarray] = []
+
+    @property
+    def n_rows(self) -> int:
+        return self.L.shape[0]
+
+    @property
+    def H(self) -> np.ndarray:
+        """Learner outputs on the training points, (m, J) (the transpose of the paper's H)."""
+        return np.column_stack(self._columns) if self._columns else np.zeros((self.n_rows, 0))
+
+    def add_columns(self, K: np.ndarray) -> None:
+        """Append learner outputs h and update S^-1 by Sherman-Morrison (eq. 20), one column at a time.
+
+        Parameters
+        ----------
+        K : array-like of shape (m, k) or (m,)
+        """
+        for h in as_column_block(K, self.n_rows).T:
+            s = self.S_inv @ h
+            self.S_inv -= np.outer(s, s) / (1.0 + h @ s)
+            self._columns.append(h.copy())
+
+    def solve(self) -> MasterSolution:
+        """The closed form (11): b = (1'S^-1 L / 1'S^-1 1)', U = S^-1 (L - 1 b'), w_tau = H U_{:tau}."""
+        start = perf_counter()
+        SL = self.S_inv @ self.L
+        S1 = self.S_inv.sum(axis=1)
+        b = SL.sum(axis=0) / S1.sum()
+        U = SL - np.outer(S1, b)
+        W = self.H.T @ U
+        objective = 0.5 * float(np.sum(W * W)) + 0.5 / self.C * float(np.sum(U * U))
+        return MasterSolution(
+            alpha=W,
+            intercept=b,
+            xi=U / self.C,
+            duals=U,
+            pricing_weights=U,
+            objective=objective,
+            status="optimal",
+            iterations=0,
+            seconds=perf_counter() - start,
+        )
+
+    def violation(self, scores: np.ndarray) -> np.ndarray:
+        """|score|: any learner not in the master with a nonzero score improves (10) (eq. 12-13)."""
+        return np.abs(scores)
+
+
+class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
+    """CGEns-SLS (Algorithm 2): multi-class ensemble of the simplex-coded least-squares SVM (10).
+
+    Parameters
+    ----------
+    learner : {"stump", "perceptron", "fourier"}, default="stump"
+        Weak learners (:mod:`mkbench.learners`).
+    C : float, default=1.0
+        Weight of the squared residuals in (10), > 0.
+    max_iter : int, default=100
+        Most learners to add (J_max).
+    tol : float, default=1e-6
+        epsilon of Algorithm 2: stop when max_tau sum_i U_{i tau} h(x_i) <= tol.
+    n_candidates : int, default=2000
+        Learners drawn per classifier tau and iteration (perceptron, fourier).
+    gamma : float, default=None
+        Gaussian width of the Fourier learners (None: 1 / (n_features X.var())).
+    random_state : int, RandomState or None, default=None
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (l + 1,)
+    code_ : ndarray of shape (l + 1, l)
+        Simplex code, row y = c_y.
+    learners_ : list
+        Chosen weak learners.
+    coef_ : ndarray of shape (n_iter_, l)
+        w_tau of each classifier, as columns.
+    intercept_ : ndarray of shape (l,)
+        b.
+    n_iter_ : int
+    status_ : {"optimal", "max_iter"}
+    history_ : list of dict
+    n_features_in_ : int
+    """
+
+    def __init__(
+        self,
+        learner: str = "stump",
+        *,
+        C: float = 1.0,
+        max_iter: int = 100,
+        tol: float = 1e-6,
+        n_candidates: int = 2000,
+        gamma: float | None = None,
+        random_state=None,
+    ) -> None:
+        self.learner = learner
+        self.C = C
+        self.max_iter = max_iter
+        self.tol = tol
+        self.n_candidates = n_candidates
+        self.gamma = gamma
+        self.random_state = random_state
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> CGEnsSLSClassifier:
+        """Fit on two or more classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if X.shape[0] < 2:
+            raise ValueError(f"CGEnsSLSClassifier needs at least 2 samples, got {X.shape[0]} sample")
+        if self.classes_.size < 2:
+            raise ValueError(f"CGEnsSLSClassifier needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
+        self.code_ = simplex_code(self.classes_.size)
+        master = SimplexLSMaster(self.code_[y_index], self.C)
+        result = fit_by_column_generation(self, X, master)
+        self.coef_ = result.solution.alpha
+        self.intercept_ = result.solution.intercept
+        return self
+
+    def _F(self, X: np.ndarray) -> np.ndarray:
+        """F(x) = [w_1'Phi(x) + b_1, ..., w_l'Phi(x) + b_l] (eq. 14), shape (n_samples, l)."""
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return outputs(self.learners_, X) @ self.coef_ + self.intercept_
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """<F(x), c_y> for each class y (eq. 15); shape (n_samples,) for two classes (positive: ``classes_[1]``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes), or (n_samples,) for two classes
+        """
+        scores = self._F(X) @ self.code_.T
+        return scores[:, 1] - scores[:, 0] if self.classes_.size == 2 else scores
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """The class y maximising <F(x), c_y> (eq. 15)."""
+        scores = self._F(X) @ self.code_.T
+        return self.classes_[np.argmax(scores, axis=1)]

@@ -1,0 +1,225 @@
+"""Least-squares restricted masters of MARK (Bennett, Momma, Embrechts, KDD 2002, §3).
+
+:class:`RidgeMaster` is the master of MARK-L (Algorithm 3.1, step 11): kernel ridge
+regression (eq. 8) restricted to the columns generated so far, solved through
+its normal equations (eq. 9)::
+
+    [G'G + C I] [alpha; b] = G'y,      G = [K_hat  e].
+
+Only G'G is needed, and it grows by one row and column per added kernel column
+(eq. 13-15). The master keeps the Cholesky factor L of G'G + C I and extends it
+by that row (a forward substitution, O(t^2)); the solve is then two triangular
+solves against the factor, never a fresh O(t^3) factorisation. This plays the
+role of the paper's warm-started Krylov solver (§3.2) and is exact.
+
+:class:`StagewiseMaster` is the update of MARK-S (Algorithm 3.2, steps 10-11):
+the incoming column's weight is its least-squares fit to the residual, shrunk
+by nu, and then frozen.
+
+Both return a :class:`~mkbench.masters.MasterSolution` whose ``pricing_weights``
+are the residuals r = y - K_hat alpha - b e, so a candidate column K_i is priced
+by K_i' r (eq. 11, 12, 16, 17).
+"""
+
+from __future__ import annotations
+
+from time import perf_counter
+
+import numpy as np
+from scipy.linalg import cho_solve, solve_triangular
+
+from ..exceptions import SolverError
+from ._solution import OPTIMAL, ColumnStore, MasterSolution, as_column_block, check_C, check_responses
+
+__all__ = ["RidgeMaster", "StagewiseMaster"]
+
+
+class _ResidualMaster:
+    """What both masters share: the responses, the residual solution record, the pricing rule."""
+
+    def __init__(self, y: np.ndarray) -> None:
+        self.y = check_responses(y)
+        if self.y.size == 0:
+            raise ValueError("a least-squares master needs at least one response, got none")
+
+    @property
+    def n_rows(self) -> int:
+        return self.y.shape[0]
+
+    def violation(self, scores: np.ndarray) -> np.ndarray:
+        """|K_i' r| for candidate columns not in the master: eq. 12 with alpha_i = 0 (eq. 16, 17)."""
+        return np.abs(np.asarray(scores))
+
+    def _solution(self, alpha: np.ndarray, intercept: float, residual: np.ndarray,
+                  objective: float, seconds: float) -> MasterSolution:
+        return MasterSolution(
+            alpha=alpha,
+            intercept=float(intercept),
+            xi=residual,
+            duals=residual,
+            pricing_weights=residual,
+            objective=float(objective),
+            status=OPTIMAL,
+            iterations=0,
+            seconds=seconds,
+        )
+
+
+class RidgeMaster(_ResidualMaster):
+    """Kernel ridge regression on the generated columns with a penalised offset b (MARK eq. 8, 9).
+
+    Minimises H(alpha, b) = C/2 (alpha'alpha + b^2) + 1/2 ||y - K_hat alpha - b e||^2
+    (eq. 8) over the columns K_hat added so far. The unknowns are kept in the
+    order [b; alpha], i.e. G = [e  K_hat] (eq. 9 with e first, a permutation that
+    changes nothing), so that every new column extends the Cholesky factor at its end.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Responses (MARK-L passes them centred, see :class:`mkbench.MARKRegressor`).
+    C : float
+        Ridge parameter C > 0 of eq. 8, 9.
+
+    Attributes
+    ----------
+    n_columns : int
+        Kernel columns in the master (the offset column e not counted).
+    gram : ndarray of shape (n_columns + 1, n_columns + 1)
+        G'G of eq. 13 in the order [e, K_hat], rebuilt from the factor (for checks).
+    """
+
+    def __init__(self, y: np.ndarray, C: float) -> None:
+        super().__init__(y)
+        self.C = check_C(C)
+        self._K = ColumnStore(self.n_rows)  # K_hat; the column e is implicit
+        self._L = np.array([[np.sqrt(self.n_rows + self.C)]])  # lower Cholesky factor of G'G + C I
+        self._Gty = np.array([self.y.sum()])
+
+    @property
+    def n_columns(self) -> int:
+        return len(self._K)
+
+    @property
+    def gram(self) -> np.ndarray:
+        return self._L @ self._L.T - self.C * np.eye(self._L.shape[0])
+
+    def add_columns(self, K: np.ndarray) -> None:
+        """Append kernel columns; extend G'G (eq. 14, 15) and its Cholesky factor by one row each.
+
+        For a new column g the new row of G'G is [e'g, K_hat'g, g'g] (t + 2 numbers,
+        eq. 14-15), and the factor gains the row [l', delta] with L l = [e'g; K_hat'g]
+        and delta^2 = g'g + C - l'l, the Schur complement, >= C in exact arithmetic.
+
+        Parameters
+        ----------
+        K : ndarray of shape (n_samples,) or (n_samples, k)
+
+        Raises
+        ------
+        SolverError
+            If rounding makes the extended matrix numerically singular (C far too
+            small for nearly repeated columns).
+        """
+        for g in as_column_block(K, self.n_rows).T:
+            v = np.concatenate(([g.sum()], self._K.array.T @ g))  # eq. 15 and eq. 14
+            ell = solve_triangular(self._L, v, lower=True, check_finite=False)
+            schur = g @ g + self.C - ell @ ell
+            if not schur > 0:
+                raise SolverError(
+                    f"G'G + C I lost positive definiteness to rounding when adding column "
+                    f"{self.n_columns + 1} (Schur complement {schur:.3g}, C = {self.C:g}); increase C"
+                )
+            m = self._L.shape[0]
+            L = np.zeros((m + 1, m + 1))
+            L[:m, :m] = self._L
+            L[m, :m] = ell
+            L[m, m] = np.sqrt(schur)
+            self._L = L
+            self._Gty = np.append(self._Gty, g @ self.y)
+            self._K.append(g[:, None])
+
+    def solve(self) -> MasterSolution:
+        """Solve eq. 9 with the current factor: theta = L^-T L^-1 G'y, O(t^2).
+
+        Returns
+        -------
+        MasterSolution
+            ``alpha`` in the order the columns were added, ``intercept`` b,
+            ``pricing_weights`` (and ``xi``, ``duals``) the residual r = y - G theta,
+            ``objective`` H(alpha, b) of eq. 8.
+        """
+        start = perf_counter()
+        theta = cho_solve((self._L, True), self._Gty, check_finite=False)
+        residual = self.y - theta[0] - self._K.array @ theta[1:]
+        objective = 0.5 * self.C * (theta @ theta) + 0.5 * (residual @ residual)
+        return self._solution(theta[1:].copy(), theta[0], residual, objective, perf_counter() - start)
+
+    def duality_gap(self, scores: np.ndarray) -> float:
+        """Primal minus dual objective of the ridge problem over *all* candidate columns.
+
+        At the restricted optimum the dual point u = r is feasible for the full
+        problem, whose dual is max_u u'y - ||u||^2 / 2 - ||G'u||^2 / (2C); the gap is
+        sum_j (K_j' r)^2 / (2C) over the candidate columns j not in the master (the
+        ridge analogue of cgboost Proposition 4.1). It bounds H - H* of the full eq. 8.
+
+        Parameters
+        ----------
+        scores : ndarray
+            K_j' r of every candidate column not in the master.
+        """
+        scores = np.asarray(scores, dtype=np.float64)
+        return float(scores @ scores) / (2.0 * self.C) if scores.size else 0.0
+
+
+class StagewiseMaster(_ResidualMaster):
+    """The stagewise update with shrinkage of MARK-S (Algorithm 3.2, steps 10-11).
+
+    Each added column K_t gets alpha_t = argmin_a ||r - a K_t||^2 = K_t'r / K_t'K_t
+    (step 10), the residual becomes r - nu alpha_t K_t (step 11), and the model
+    keeps the coefficient nu alpha_t (step 13) for good. There is no offset here:
+    MARK-S fixes b = mean(y) (step 1) and passes y - b.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Responses (centred by the caller).
+    nu : float
+        Shrinkage factor, 0 < nu <= 1.
+    """
+
+    def __init__(self, y: np.ndarray, nu: float) -> None:
+        super().__init__(y)
+        if not (np.isfinite(nu) and 0 < nu <= 1):
+            raise ValueError(f"the shrinkage nu must lie in (0, 1], got {nu!r}")
+        self.nu = float(nu)
+        self._residual = self.y.copy()
+        self._coef: list[float] = []
+
+    @property
+    def n_columns(self) -> int:
+        return len(self._coef)
+
+    def add_columns(self, K: np.ndarray) -> None:
+        """Take one stagewise step per column, in order (steps 10-11).
+
+        Raises
+        ------
+        ValueError
+            For a column of zeros, which has no least-squares weight.
+        """
+        for g in as_column_block(K, self.n_rows).T:
+            norm2 = g @ g
+            if norm2 == 0:
+                raise ValueError("a stagewise step needs a nonzero column; got a column of zeros")
+            step = self.nu * (g @ self._residual) / norm2
+            self._residual -= step * g
+            self._coef.append(float(step))
+
+    def solve(self) -> MasterSolution:
+        """The current model: the frozen coefficients nu alpha_t and the residual (no re-fit)."""
+        residual = self._residual.copy()
+        return self._solution(np.array(self._coef), 0.0, residual, 0.5 * (residual @ residual), 0.0)
+
+    def duality_gap(self, scores: np.ndarray) -> float:
+        """Not defined: MARK-S solves no optimisation problem over the chosen columns."""
+        return float("nan")

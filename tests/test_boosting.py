@@ -1,0 +1,150 @@
+"""CGEns baselines: AdaBoost.MH picks the largest edge and follows AdaBoost's identities; the ensemble kernels."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import StratifiedKFold
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from mkbench.boosting import (
+    AdaBoostMHClassifier,
+    InfiniteEnsembleSVC,
+    StagedSearchCV,
+    perceptron_kernel,
+    perceptron_kernel_delta,
+    stump_kernel,
+    stump_kernel_delta,
+)
+from mkbench.estimators import CGEnsClassifier
+from mkbench.learners import Perceptrons, outputs
+
+
+def test_stump_kernel_is_the_inner_product_of_all_stumps():
+    """2 (Delta_S - ||x - z||_1) = sum_d integral over [L_d, R_d] of s(x_d - t) s(z_d - t) dt."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(7, 3))
+    lo, hi = X.min(0), X.max(0)
+    inner = np.zeros((7, 7))
+    for d in range(3):
+        t, dt = np.linspace(lo[d], hi[d], 200_001, retstep=True)
+        t = (t[:-1] + t[1:]) / 2
+        S = np.where(X[:, d, None] > t, 1.0, -1.0)
+        inner += S @ S.T * dt
+    np.testing.assert_allclose(inner, 2 * stump_kernel(X, X, delta=stump_kernel_delta(X)), atol=1e-3)
+
+
+def test_perceptron_kernel_is_the_expected_product_of_perceptrons():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(6, 4))
+    family = Perceptrons(X, random_state=0)
+    theta, kappa = family._draw(200_000)
+    H = family._outputs(X @ theta - kappa)
+    delta = perceptron_kernel_delta(X)
+    np.testing.assert_allclose(delta * H @ H.T / H.shape[1], perceptron_kernel(X, X, delta=delta), atol=0.02 * delta)
+
+
+@pytest.mark.parametrize("kernel", ["stump", "perceptron"])
+def test_infinite_ensemble_svc_is_svc_on_the_kernel(kernel):
+    rng = np.random.default_rng(2)
+    X, X_new = rng.normal(size=(40, 3)), rng.normal(size=(9, 3))
+    y = np.where(X[:, 0] * X[:, 1] > 0, "a", "b")
+    model = InfiniteEnsembleSVC(kernel, C=2.0).fit(X, y)
+    function = stump_kernel if kernel == "stump" else perceptron_kernel
+    reference = SVC(kernel=lambda A, B: function(A, B), C=2.0).fit(X, y)  # Delta = 0: same SVM (free offset)
+    np.testing.assert_allclose(model.decision_function(X_new), reference.decision_function(X_new), atol=1e-3)
+    assert model.n_support_ == reference.n_support_.sum()
+
+
+def _all_stump_outputs(X):
+    columns = [np.ones(len(X))]
+    for j in range(X.shape[1]):
+        values = np.unique(X[:, j])
+        columns += [np.where(X[:, j] > t, 1.0, -1.0) for t in (values[:-1] + values[1:]) / 2]
+    return np.column_stack(columns)
+
+
+def test_adaboost_mh_rounds():
+    X, y = load_iris(return_X_y=True)
+    X = X[::3]
+    y = y[::3]
+    model = AdaBoostMHClassifier(n_estimators=12).fit(X, y)
+    n, K = len(y), 3
+    Y = -np.ones((n, K))
+    Y[np.arange(n), y] = 1.0
+    D = np.full((n, K), 1 / (n * K))
+    Phi = _all_stump_outputs(X)
+    normaliser = 1.0
+    for phi, v, alpha, edge in zip(outputs(model.stumps_, X).T, model.votes_, model.alphas_, model.edges_):
+        assert edge == pytest.approx(np.abs(Phi.T @ (D * Y)).sum(axis=1).max(), rel=1e-10)  # best stump, brute force
+        assert edge == pytest.approx(np.sum(D * Y * np.outer(phi, v)), rel=1e-10)
+        D = D * np.exp(-alpha * np.outer(phi, v) * Y)
+        normaliser *= D.sum()
+        D /= D.sum()
+        assert np.sum(D * Y * np.outer(phi, v)) == pytest.approx(0.0, abs=1e-12)  # the new weights void its edge
+    f = model.decision_function(X)
+    hamming = np.mean(np.sign(f) != Y)
+    assert hamming <= normaliser + 1e-12  # Schapire & Singer Theorem 1: Hamming loss <= prod Z_t
+    assert model.score(X, y) > 0.9
+    staged = list(model.staged_decision_function(X))
+    assert len(staged) == model.n_iter_ and np.allclose(staged[-1], f)
+
+
+def test_staged_search_equals_separate_fits_per_setting():
+    """One fit per fold and C, read at 3 and 8 learners, equals fitting CGEns with max_iter = 3 and 8."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] ** 2 + X[:, 1] > 0.5, 1, 0)
+    search = StagedSearchCV("cgens", param_grid={"C": [0.1, 1.0]}, n_iters=[8, 3], cv=3).fit(X, y)
+    errors = np.zeros((2, 2))
+    with pytest.warns(ConvergenceWarning):
+        for train, test in StratifiedKFold(3, shuffle=True, random_state=0).split(X, y):
+            for g, C in enumerate([0.1, 1.0]):
+                for k, T in enumerate([3, 8]):
+                    model = CGEnsClassifier(C=C, max_iter=T).fit(X[train], y[train])
+                    errors[g, k] += np.mean(model.predict(X[test]) != y[test]) / 3
+    np.testing.assert_allclose(search.cv_errors_, errors)
+    g, k = np.unravel_index(np.argmin(errors), errors.shape)
+    assert search.best_params_ == {"C": [0.1, 1.0][g], "max_iter": [3, 8][k]}
+    assert search.best_estimator_.n_iter_ == search.n_iter_ == [3, 8][k]
+    np.testing.assert_array_equal(search.predict(X), search.best_estimator_.predict(X))
+
+
+def test_staged_search_counts_rounds_for_adaboost():
+    X, y = load_iris(return_X_y=True)
+    search = StagedSearchCV("adaboost-mh", n_iters=[2, 10], cv=3).fit(X, y)
+    assert set(search.best_params_) == {"n_estimators"}
+    assert search.cv_errors_.shape == (1, 2)
+
+
+def test_plain_grid_search_without_iteration_counts():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(40, 2))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, 0)
+    search = StagedSearchCV("svm-ensemble-kernel", param_grid={"C": [0.01, 10.0]}, n_iters=None, cv=2).fit(X, y)
+    errors = [
+        np.mean([np.mean(InfiniteEnsembleSVC(C=C).fit(X[a], y[a]).predict(X[b]) != y[b])
+                 for a, b in StratifiedKFold(2, shuffle=True, random_state=0).split(X, y)])
+        for C in (0.01, 10.0)
+    ]
+    np.testing.assert_allclose(search.cv_errors_[:, 0], errors)
+    assert search.best_params_ == {"C": (0.01, 10.0)[int(np.argmin(errors))]}
+
+
+def test_adaboost_mh_bad_inputs():
+    with pytest.raises(ValueError, match="n_estimators must be an integer >= 1"):
+        AdaBoostMHClassifier(n_estimators=0).fit(np.zeros((4, 1)), [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="kernel='rbf' is not one of"):
+        InfiniteEnsembleSVC("rbf").fit(np.zeros((4, 1)), [0, 1, 0, 1])
+
+
+@parametrize_with_checks(
+    [AdaBoostMHClassifier(n_estimators=10), InfiniteEnsembleSVC(), StagedSearchCV("adaboost-mh", n_iters=[2, 5], cv=2)]
+)
+def test_scikit_learn_estimator_checks(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        check(estimator)

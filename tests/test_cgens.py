@@ -1,0 +1,238 @@
+"""CGEns: each restricted master is the linear SVM on the chosen learners; at termination, the SVM on all stumps."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from mkbench.estimators.cgens import CGEnsClassifier
+from mkbench.estimators.cgens_sls import CGEnsSLSClassifier, SimplexLSMaster, simplex_code
+from mkbench.learner_oracle import LearnerOracle
+from mkbench.learners import FourierFeature, Perceptron, Stump, Stumps, outputs
+from mkbench.masters import MasterSolution, solve_qp
+
+
+@pytest.fixture(scope="module")
+def circle():
+    """The 2-D toy of Fig. 1: Gaussian points, the class is whether they lie inside a radius."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    inside = (X**2).sum(1) + 0.3 * rng.normal(size=40) < 1.2
+    return X, np.where(inside, "in", "out")
+
+
+def all_stumps(X):
+    """Every stump +1 above a midpoint of consecutive distinct values (one sign: the SVM weight is free)."""
+    columns = []
+    for j in range(X.shape[1]):
+        values = np.unique(X[:, j])
+        columns += [np.where(X[:, j] > t, 1.0, -1.0) for t in (values[:-1] + values[1:]) / 2]
+    return np.column_stack(columns)
+
+
+def test_terminates_at_the_svm_over_all_stumps(circle):
+    X, labels = circle
+    signed = np.where(labels == "out", 1.0, -1.0)  # classes_ = ["in", "out"]
+    model = CGEnsClassifier(C=0.5, max_iter=500, tol=1e-7, solver_tol=1e-9).fit(X, labels)
+    full = solve_qp(all_stumps(X), signed, 0.5, alpha_sign="free", intercept="free")  # Clarabel, all 78 stumps
+    assert model.status_ == "optimal"
+    assert model.n_iter_ < all_stumps(X).shape[1]
+    assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-4)
+    assert model.history_[-1]["duality_gap"] < 1e-8  # Claim IV.1 over the stumps not chosen
+    f_full = all_stumps(X) @ full.alpha + full.intercept  # F is unique (strictly convex in Phi'w)
+    np.testing.assert_allclose(model.decision_function(X), f_full, atol=1e-3 * np.abs(f_full).max())
+
+
+def test_every_restricted_master_is_the_svm_on_the_chosen_learners(circle):
+    X, labels = circle
+    signed = np.where(labels == "out", 1.0, -1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = CGEnsClassifier(C=2.0, max_iter=25, solver_tol=1e-9).fit(X, labels)
+    assert model.n_iter_ == 25 and model.status_ == "max_iter"
+    H = outputs(model.learners_, X)
+    objectives = [row["objective"] for row in model.history_]
+    for t in range(0, 26, 5):
+        direct = solve_qp(H[:, :t], signed, 2.0, alpha_sign="free", intercept="free")
+        assert objectives[t] == pytest.approx(direct.objective, rel=1e-4)
+        f_direct = H[:, :t] @ direct.alpha + direct.intercept
+        f_path = H[:, :t] @ model.coef_path_[t] + model.intercept_path_[t]
+        np.testing.assert_allclose(f_path, f_direct, atol=1e-3 * max(1.0, np.abs(f_direct).max()))
+    assert all(a >= b - 1e-7 * a for a, b in zip(objectives, objectives[1:]))  # adding columns never hurts
+    staged = list(model.staged_decision_function(X))
+    assert len(staged) == 25
+    np.testing.assert_allclose(staged[-1], model.decision_function(X))
+    np.testing.assert_array_equal(list(model.staged_predict(X))[-1], model.predict(X))
+
+
+def _solution(w):
+    nan = np.full(len(w), np.nan)
+    return MasterSolution(np.zeros(0), 0.0, nan, nan, w, 0.0, "optimal", 0, 0.0)
+
+
+class _FreeQP:
+    """What LearnerOracle reads from a free-sign 2-norm master: |score| > 0 violates (eq. 8)."""
+
+    score_threshold, alpha_sign = 0.0, "free"
+
+    def violation(self, scores):
+        return np.abs(scores)
+
+
+def test_selection_rule_is_the_largest_absolute_score_among_learners_not_chosen():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(30, 3))
+    K = all_stumps(X)
+    oracle = LearnerOracle(Stumps(X), exclude_chosen=True)
+    chosen = []
+    for _ in range(6):
+        w = rng.normal(size=30)
+        w -= w.mean()  # sum_i y_i alpha_i = 0, as the SVM dual with an offset
+        scores = np.abs(K.T @ w)
+        chosen_columns = [np.flatnonzero(np.all(K == c[:, None], axis=0) | np.all(K == -c[:, None], axis=0)) for c in chosen]
+        if chosen_columns:
+            scores[np.concatenate(chosen_columns)] = -np.inf
+        pricing = oracle.price(_solution(w), _FreeQP(), tol=0.0)
+        assert pricing.max_violation == pytest.approx(scores.max(), rel=1e-12)
+        assert w @ pricing.column == pytest.approx(scores.max(), rel=1e-12)  # eq. 6 after Claim IV.2
+        assert pricing.duality_gap == pytest.approx(0.5 * np.sum(scores[np.isfinite(scores)] ** 2), rel=1e-12)
+        oracle.add(pricing.choice)
+        chosen.append(pricing.column)
+    assert oracle.price(_solution(np.zeros(30)), _FreeQP(), tol=1e-9).choice is None
+
+
+def test_selection_over_the_columns_of_a_multiclass_dual():
+    rng = np.random.default_rng(4)
+    X, U = rng.normal(size=(20, 2)), rng.normal(size=(20, 3))
+    pricing = LearnerOracle(Stumps(X), exclude_chosen=True).price(_solution(U), _FreeQP(), tol=0.0)
+    assert pricing.max_violation == pytest.approx(np.abs(all_stumps(X).T @ U).max(), rel=1e-12)  # eq. 13
+
+
+def test_string_labels_and_predictions(circle):
+    X, labels = circle
+    with pytest.warns(ConvergenceWarning, match="stopped \\(max_iter\\) after 10 learners"):
+        model = CGEnsClassifier(C=1.0, max_iter=10).fit(X, labels)
+    assert list(model.classes_) == ["in", "out"]
+    assert set(model.predict(X)) <= {"in", "out"}
+    assert model.score(X, labels) > 0.8
+    assert all(isinstance(h, Stump) for h in model.learners_)
+    assert len(model.coef_) == model.n_iter_ == len(model.learners_)
+
+
+@pytest.mark.parametrize(("learner", "kind"), [("perceptron", Perceptron), ("fourier", FourierFeature)])
+def test_sampled_learners(circle, learner, kind):
+    X, labels = circle
+    signed = np.where(labels == "out", 1.0, -1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = CGEnsClassifier(learner, max_iter=15, n_candidates=200, gamma=0.5, random_state=0).fit(X, labels)
+        b = CGEnsClassifier(learner, max_iter=15, n_candidates=200, gamma=0.5, random_state=0).fit(X, labels)
+    assert all(isinstance(h, kind) for h in a.learners_)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))  # seeded
+    direct = solve_qp(outputs(a.learners_, X), signed, 1.0, alpha_sign="free", intercept="free")
+    assert a.history_[-1]["objective"] == pytest.approx(direct.objective, rel=1e-4)
+    assert np.isnan(a.history_[-1]["duality_gap"])  # not an exhaustive search
+
+
+def test_bad_inputs_have_clear_messages(circle):
+    X, labels = circle
+    with pytest.raises(ValueError, match="Only binary classification is supported.*CGEnsSLSClassifier"):
+        CGEnsClassifier().fit(X[:30], np.repeat(["a", "b", "c"], 10))
+    with pytest.raises(ValueError, match="learner='tree' is not one of"):
+        CGEnsClassifier("tree").fit(X, labels)
+    with pytest.raises(ValueError, match="C must be a finite number > 0"):
+        CGEnsClassifier(C=0).fit(X, labels)
+    with pytest.raises(ValueError, match="max_iter must be an integer >= 0"):
+        CGEnsClassifier(max_iter=2.5).fit(X, labels)
+    with pytest.raises(ValueError, match="n_candidates must be an integer >= 1"):
+        CGEnsClassifier("perceptron", n_candidates=0).fit(X, labels)
+    with pytest.raises(ValueError, match="gamma must be a number > 0"):
+        CGEnsClassifier("fourier", gamma=-1.0).fit(X, labels)
+
+
+@parametrize_with_checks(
+    [CGEnsClassifier(max_iter=20), CGEnsClassifier("perceptron", max_iter=10, n_candidates=100, random_state=0)]
+)
+def test_scikit_learn_estimator_checks(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        check(estimator)
+
+
+# CGEns-SLS (Algorithm 2)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4, 7])
+def test_simplex_code_is_a_regular_simplex(n_classes):
+    code = simplex_code(n_classes)
+    assert code.shape == (n_classes, n_classes - 1)
+    expected = np.full((n_classes, n_classes), -1.0 / (n_classes - 1))
+    np.fill_diagonal(expected, 1.0)
+    np.testing.assert_allclose(code @ code.T, expected, atol=1e-12)
+    np.testing.assert_allclose(code.sum(axis=0), 0.0, atol=1e-12)
+
+
+def _direct_sls(H, L, C):
+    """Problem (10) as one least-squares solve: min 1/2 ||W||^2 + C/2 ||L - H W - 1 b'||^2."""
+    m, J = H.shape
+    A = np.vstack([np.sqrt(C) * np.hstack([H, np.ones((m, 1))]), np.hstack([np.eye(J), np.zeros((J, 1))])])
+    B = np.vstack([np.sqrt(C) * L, np.zeros((J, L.shape[1]))])
+    theta = np.linalg.lstsq(A, B, rcond=None)[0]
+    W, b = theta[:J], theta[J]
+    residual = L - H @ W - b
+    return W, b, 0.5 * np.sum(W**2) + 0.5 * C * np.sum(residual**2)
+
+
+def test_sherman_morrison_and_closed_form_equal_direct_solves():
+    rng = np.random.default_rng(5)
+    m, C = 30, 0.7
+    L = simplex_code(4)[rng.integers(0, 4, m)]
+    master = SimplexLSMaster(L, C)
+    H = np.zeros((m, 0))
+    for _ in range(8):
+        h = np.where(rng.normal(size=m) > 0, 1.0, -1.0)
+        master.add_columns(h)
+        H = np.column_stack([H, h])
+        np.testing.assert_allclose(master.S_inv, np.linalg.inv(H @ H.T + np.eye(m) / C), atol=1e-10)  # eq. 20
+        solution = master.solve()
+        W, b, objective = _direct_sls(H, L, C)
+        np.testing.assert_allclose(solution.alpha, W, atol=1e-9)  # eq. 11
+        np.testing.assert_allclose(solution.intercept, b, atol=1e-9)
+        assert solution.objective == pytest.approx(objective, rel=1e-10)
+        np.testing.assert_allclose(solution.duals, C * (L - H @ W - b), atol=1e-9)  # U = C O (eq. 18c)
+
+
+def test_sls_terminates_at_problem_10_over_all_stumps():
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(24, 2))
+    y = np.digitize(X[:, 0] + 0.5 * X[:, 1], [-0.5, 0.5])  # 3 classes
+    model = CGEnsSLSClassifier(C=0.3, max_iter=500, tol=1e-9).fit(X, y)
+    _, _, objective = _direct_sls(all_stumps(X), simplex_code(3)[y], 0.3)
+    assert model.status_ == "optimal"
+    assert model.history_[-1]["objective"] == pytest.approx(objective, rel=1e-8)
+    assert model.history_[-1]["duality_gap"] < 1e-12
+
+
+def test_sls_decodes_by_the_nearest_code_vector():
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    names = np.array(["setosa", "versicolor", "virginica"])[y]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = CGEnsSLSClassifier(C=10.0, max_iter=40).fit(X, names)
+    scores = model.decision_function(X)
+    assert scores.shape == (150, 3)
+    F = outputs(model.learners_, X) @ model.coef_ + model.intercept_
+    np.testing.assert_allclose(scores, F @ model.code_.T)  # eq. 15
+    np.testing.assert_array_equal(model.predict(X), model.classes_[scores.argmax(1)])
+    assert model.score(X, names) > 0.95
+
+
+@parametrize_with_checks([CGEnsSLSClassifier(max_iter=20)])
+def test_sls_scikit_learn_estimator_checks(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        check(estimator)

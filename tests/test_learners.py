@@ -1,0 +1,158 @@
+"""Weak learners: the exact stump search equals brute force; sampled learners follow their kernels' measures."""
+
+import numpy as np
+import pytest
+from scipy.special import gammaln
+
+from mkbench.learners import FourierFeature, FourierFeatures, Perceptron, Perceptrons, Stump, Stumps, make_family
+
+
+def _brute_force_stumps(X, constant=False):
+    """Every stump +1 above a midpoint between distinct values, as (feature, threshold, column)."""
+    stumps = []
+    for j in range(X.shape[1]):
+        values = np.unique(X[:, j])
+        for t in (values[:-1] + values[1:]) / 2:
+            stumps.append((j, t, np.where(X[:, j] > t, 1.0, -1.0)))
+    if constant:
+        stumps.append((0, np.inf, -np.ones(len(X))))
+    return stumps
+
+
+@pytest.fixture()
+def tied():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 6, size=(40, 4)).astype(float)  # many ties
+    X[:, 3] = 2.0  # a constant feature has no stump
+    w = rng.normal(size=40)
+    return X, w
+
+
+@pytest.mark.parametrize("constant", [False, True])
+def test_stump_search_equals_brute_force(tied, constant):
+    X, w = tied
+    family = Stumps(X, constant=constant)
+    candidates = _brute_force_stumps(X, constant)
+    assert family.n_candidates == len(candidates)
+    scores = np.array([w @ column for _, _, column in candidates])
+    best = family.best(w)
+    assert best.score == pytest.approx(np.abs(scores).max(), rel=1e-12)
+    assert best.score >= 0
+    np.testing.assert_array_equal(best.column, best.learner(X))
+    assert w @ best.column == pytest.approx(best.score, rel=1e-12)  # negation complete: sign flipped to +
+    assert best.sum_squares == pytest.approx(scores @ scores, rel=1e-12)
+    k = int(np.argmax(np.abs(scores)))
+    np.testing.assert_array_equal(np.abs(best.column), 1.0)
+    np.testing.assert_array_equal(best.column * np.sign(scores[k]), candidates[k][2])
+
+
+def test_exclusion_removes_a_stump_and_its_negation(tied):
+    X, w = tied
+    family = Stumps(X)
+    candidates = _brute_force_stumps(X)
+    scores = np.abs([w @ column for _, _, column in candidates])
+    order = np.argsort(-scores)
+    for rank in range(5):  # the k-th search after k exclusions finds the k-th largest |score|
+        best = family.best(w)
+        assert best.score == pytest.approx(scores[order[rank]], rel=1e-12)
+        family.exclude(best.learner)
+        family.exclude(Stump(best.learner.feature, best.learner.threshold, -best.learner.sign))  # no-op
+        assert family.n_candidates == len(candidates) - rank - 1
+
+
+def test_stump_search_in_blocks_matches_one_block(monkeypatch):
+    rng = np.random.default_rng(1)
+    X, w = rng.normal(size=(30, 9)), rng.normal(size=30)
+    whole = Stumps(X).best(w)
+    monkeypatch.setattr("mkbench.learners._BLOCK_ELEMENTS", 60)  # 2 features per block
+    blocked = Stumps(X)
+    assert blocked._block == 2
+    assert blocked.best(w).learner == whole.learner
+
+
+def test_stump_and_learner_outputs():
+    X = np.array([[0.0, 1.0], [2.0, -1.0], [1.0, 0.5]])
+    np.testing.assert_array_equal(Stump(0, 0.5)(X), [-1, 1, 1])
+    np.testing.assert_array_equal(Stump(1, 0.0, -1.0)(X), [-1, 1, -1])
+    np.testing.assert_array_equal(Stump(0, np.inf)(X), [-1, -1, -1])
+    np.testing.assert_array_equal(Perceptron(np.array([1.0, 1.0]), 1.0)(X), [-1, -1, 1])  # theta'x = 1, 1, 1.5
+    np.testing.assert_allclose(FourierFeature(np.array([1.0, 0.0]), 0.5)(X), np.cos(X[:, 0] - 0.5))
+
+
+def test_threshold_between_adjacent_floats_keeps_the_split():
+    lo = 1.0
+    hi = np.nextafter(lo, 2.0)
+    X = np.array([[lo], [hi], [lo], [hi]])
+    best = Stumps(X).best(np.array([-1.0, 1.0, -1.0, 1.0]))
+    np.testing.assert_array_equal(best.column, [-1, 1, -1, 1])
+    assert best.score == 4.0
+
+
+@pytest.mark.parametrize("family_class", [Perceptrons, FourierFeatures])
+def test_sampled_search_takes_the_best_drawn_learner(family_class):
+    rng = np.random.default_rng(2)
+    X, w = rng.normal(size=(25, 3)), rng.normal(size=25)
+    kwargs = {"gamma": 0.7} if family_class is FourierFeatures else {}
+    best = family_class(X, n_candidates=300, random_state=5, **kwargs).best(w)
+    twin = family_class(X, n_candidates=300, random_state=5, **kwargs)  # the same 300 draws
+    theta, kappa = twin._draw(300)
+    drawn = w @ twin._outputs(X @ theta - kappa)
+    assert best.score == pytest.approx(np.abs(drawn).max(), rel=1e-12)
+    assert w @ best.learner(X) == pytest.approx(best.score, rel=1e-12)  # negated if needed
+    assert best.sum_squares == pytest.approx(drawn @ drawn, rel=1e-12)
+
+
+def test_fourier_features_average_to_the_rbf_kernel():
+    """E[2 cos(theta'x - kappa) cos(theta'x' - kappa)] = exp(-gamma ||x - x'||^2) (Rahimi & Recht)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(6, 3))
+    gamma = 0.4
+    family = FourierFeatures(X, gamma=gamma, random_state=0)
+    theta, kappa = family._draw(200_000)
+    Z = np.cos(X @ theta - kappa)
+    estimate = 2 * Z @ Z.T / Z.shape[1]
+    exact = np.exp(-gamma * ((X[:, None] - X[None]) ** 2).sum(-1))
+    np.testing.assert_allclose(estimate, exact, atol=0.02)
+
+
+def test_perceptrons_average_to_the_perceptron_kernel():
+    """E[h(x) h(x')] = 1 - E|theta_1| ||x - x'|| / R for theta uniform on the sphere, kappa on [-R, R]."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(6, 3))
+    family = Perceptrons(X, random_state=0)
+    theta, kappa = family._draw(200_000)
+    H = family._outputs(X @ theta - kappa)
+    estimate = H @ H.T / H.shape[1]
+    d = X.shape[1]
+    mean_abs_coordinate = np.exp(gammaln(d / 2) - gammaln((d + 1) / 2)) / np.sqrt(np.pi)
+    distance = np.linalg.norm(X[:, None] - X[None], axis=-1)
+    np.testing.assert_allclose(estimate, 1 - mean_abs_coordinate * distance / family.radius, atol=0.01)
+    np.testing.assert_allclose(np.linalg.norm(theta, axis=0), 1.0)
+
+
+def test_sampling_is_seeded():
+    rng = np.random.default_rng(5)
+    X, w = rng.normal(size=(20, 2)), rng.normal(size=20)
+    a = Perceptrons(X, n_candidates=50, random_state=1).best(w)
+    b = Perceptrons(X, n_candidates=50, random_state=1).best(w)
+    c = Perceptrons(X, n_candidates=50, random_state=2).best(w)
+    np.testing.assert_array_equal(a.learner.theta, b.learner.theta)
+    assert not np.array_equal(a.learner.theta, c.learner.theta)
+
+
+def test_make_family_and_bad_inputs():
+    X = np.arange(12.0).reshape(6, 2)
+    assert isinstance(make_family("stump", X), Stumps)
+    fourier = make_family("fourier", X)
+    assert fourier.gamma == pytest.approx(1 / (2 * X.var()))
+    with pytest.raises(ValueError, match="learner='tree' is not one of 'stump', 'perceptron', 'fourier'"):
+        make_family("tree", X)
+    with pytest.raises(ValueError, match="n_candidates must be an integer >= 1"):
+        make_family("perceptron", X, n_candidates=0)
+    with pytest.raises(ValueError, match="gamma must be a finite number > 0"):
+        FourierFeatures(X, gamma=-1.0)
+    with pytest.raises(ValueError, match="w must have shape"):
+        Stumps(X).best(np.ones(5))
+    with pytest.raises(ValueError, match="at least 2 training points"):
+        Stumps(X[:1])
+    assert Stumps(np.ones((4, 2))).best(np.ones(4)).learner is None  # constant features: no stump
