@@ -102,7 +102,9 @@ def summarise(records: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
     """Mean, standard deviation and count of each metric per (dataset, method).
 
     A job whose ``status`` starts with ``"failed"`` is counted in ``n_failed`` and
-    left out of the means, so a failure is visible rather than a silent number.
+    left out of the means, so a failure is visible rather than a silent number. A
+    job that ended neither optimal nor failed (``"max_iter"``: an iteration or time
+    limit) is averaged in and counted in ``n_not_optimal``.
     Settings of a method's parameter grid are never averaged together: each is a
     method of its own, labelled ``"method [C=1.0]"``.
     """
@@ -120,9 +122,11 @@ def summarise(records: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
     long["value"] = pd.to_numeric(long["value"])
     summary = long.groupby(keys + ["metric"], sort=False)["value"].agg(["mean", "std", "count"])
     summary = summary.rename(columns={"count": "n"}).reset_index()
-    n_failed = records[failed].groupby(keys).size().rename("n_failed").reset_index()
-    summary = summary.merge(n_failed, on=keys, how="left")
-    summary["n_failed"] = summary["n_failed"].fillna(0).astype(int)
+    not_optimal = ~failed & (records["status"].astype(str) != "optimal")
+    for name, rows in (("n_failed", failed), ("n_not_optimal", not_optimal)):
+        counts = records[rows].groupby(keys).size().rename(name).reset_index()
+        summary = summary.merge(counts, on=keys, how="left")
+        summary[name] = summary[name].fillna(0).astype(int)
     return summary
 
 
@@ -183,6 +187,7 @@ def to_markdown(table: pd.DataFrame, caption: str, metrics: list[str] | None = N
         if "n" in group and group["n"].notna().any():
             row["runs"] = str(int(group["n"].max()))
             row["failed"] = str(int(group["n_failed"].fillna(0).max()))
+            row["not optimal"] = str(int(group["n_not_optimal"].fillna(0).max()))
         wide[(dataset, method)] = row
     frame = pd.DataFrame(list(wide.values())).astype(object).fillna("—")
     return f"{caption}\n\n{frame.to_markdown(index=False)}\n"
