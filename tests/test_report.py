@@ -146,3 +146,11 @@ def test_histories_in_long_format_and_curves(tmp_path):
     assert (tmp_path / "fig.png").stat().st_size > 0 and (tmp_path / "fig.pdf").stat().st_size > 0
     with pytest.raises(ConfigError, match="'duality_gap' is not a field to draw"):
         draw_lines(frame, "n_columns", "duality_gap", tmp_path / "fig2", title="t")
+
+
+def test_largest_restricted_problem_is_read_from_the_history(tmp_path):
+    rec = {"dataset": "d", "method": "ssmk", "status": "optimal",
+           "history": [{"problem_rows": 10, "problem_columns": c} for c in (1, 5, 3)]}
+    write_json(tmp_path / "r.json", rec)
+    frame = collect_records([tmp_path / "r.json"])
+    assert frame.loc[0, "max_problem_columns"] == 5 and frame.loc[0, "max_problem_rows"] == 10

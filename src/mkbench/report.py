@@ -42,7 +42,10 @@ def collect_records(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
             raise DataError(
                 f"record {os.fspath(path)!r} is unreadable ({exc}); delete it and rerun its job"
             ) from exc
-        record.pop("history", None)
+        history = record.pop("history", None) or []
+        for size in ("problem_rows", "problem_columns"):  # the largest restricted problem (SSMK §4)
+            if history and isinstance(history[0], dict) and size in history[0]:
+                record[f"max_{size}"] = max(row[size] for row in history)
         record.pop("versions", None)
         for key, value in record.pop("selected", {}).items():
             record[f"s_{key}"] = value
