@@ -279,7 +279,11 @@ class NonnegSVMDualMaster(SVMDualMaster):
         super().__init__(y, C, **options)
 
     def add_columns(self, K: np.ndarray) -> None:
-        """Append candidate columns to W, outside P (alpha_j = 0), so the current point stays feasible."""
+        """Append candidate columns to W, outside P (alpha_j = 0), so the current point stays feasible.
+
+        The Gram matrix G = K_P K_P' of the SVM dual covers P only: it gains K_.j K_.j'
+        when column j enters P, and is recomputed when columns leave.
+        """
         K = as_column_block(K, self.n_rows)
         self._columns.append(K)
         self._passive = np.concatenate([self._passive, np.zeros(K.shape[1], dtype=bool)])
@@ -311,11 +315,9 @@ class NonnegSVMDualMaster(SVMDualMaster):
         held = np.zeros(self.n_columns, dtype=bool)  # entered and blocked at once: noise, not a descent
         entered = -1
         iterations = 0
-        gram = None
         for _ in range(max_steps):
             if dual is None:
-                gram = self._passive_gram() if gram is None else gram
-                w, z_b, its, converged = self._fit_dual(gram)
+                w, z_b, its, converged = self._fit_dual(self._gram)
                 iterations += its
                 if not converged:
                     return self._failure(iterations, perf_counter() - start)
@@ -330,7 +332,7 @@ class NonnegSVMDualMaster(SVMDualMaster):
                     leaving |= blocking & (t == 0.0)
                     self._passive &= ~leaving
                     alpha[~self._passive] = 0.0
-                    gram = None
+                    self._gram = self._passive_gram()
                     continue
                 alpha, b, dual, entered = z, z_b, (w, z_b), -1
             w = dual[0]
@@ -341,8 +343,7 @@ class NonnegSVMDualMaster(SVMDualMaster):
                 return self._solution(w, dual[1], alpha, iterations, perf_counter() - start)
             self._passive[j] = True
             dual, entered = None, j
-            if gram is not None:
-                gram += np.outer(K_W[:, j], K_W[:, j])
+            self._gram += np.outer(K_W[:, j], K_W[:, j])
         self._x, self._dual = (alpha, b), None
         return self._failure(iterations, perf_counter() - start, status=f"active set unsettled after {max_steps} steps")
 
