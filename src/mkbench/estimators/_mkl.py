@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.svm import SVC
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._libsvm import solve_precomputed
 from ..exceptions import UnknownNameError
 from ..kernels import RBF, Kernel, Polynomial, make_library
 from ..masters._solution import check_C
@@ -380,14 +380,13 @@ class CombinedSVM:
         SVMSolution
         """
         K = self.kernel(beta) if kernel is None else kernel
-        svm = SVC(C=self.C, kernel="precomputed", tol=self.tol).fit(K, self.y)
+        dual = solve_precomputed(K, self.y, C=self.C, tol=self.tol)
         self.n_solves += 1
-        support = svm.support_
-        alpha_y = np.zeros(self.y.shape[0])
-        alpha_y[support] = svm.dual_coef_[0]
+        alpha_y = dual.dual_coef
+        support = np.flatnonzero(alpha_y)
         v = alpha_y[support]
         objective = np.abs(v).sum() - 0.5 * v @ K[np.ix_(support, support)] @ v
-        return SVMSolution(beta, alpha_y, support, float(svm.intercept_[0]), float(objective), K)
+        return SVMSolution(beta, alpha_y, support, dual.intercept, float(objective), K)
 
     def quadratic_terms(self, alpha_y: np.ndarray) -> np.ndarray:
         """alpha' Y K_k Y alpha for every kernel k, in one matrix product over the stack.

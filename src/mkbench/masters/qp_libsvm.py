@@ -9,7 +9,8 @@ which is exactly the dual of an SVM whose Gram matrix is G = K_W K_W' (the
 columns of the working set W are the features), and alpha = K_W' Y u (eq. 8
 with equality). The epsilon-insensitive master (eq. 13 with b) is likewise the
 dual of an SVR on G, with alpha = K_W' (u - v). So each restricted master is one
-call of scikit-learn's SVC / SVR with ``kernel="precomputed"``, the "existing
+libsvm solve with a precomputed kernel, exactly as scikit-learn's SVC / SVR make it
+(:func:`mkbench._libsvm.solve_precomputed`, without their per-call input checks), the "existing
 algorithms for constructing single kernel models" the paper means to leverage
 (§7). Adding a column K_.j updates G by the rank-one term K_.j K_.j'.
 
@@ -30,13 +31,11 @@ converges more slowly, being nonsmooth in the margins).
 
 from __future__ import annotations
 
-import warnings
 from time import perf_counter
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.svm import SVC, SVR
 
+from .._libsvm import solve_precomputed
 from ._solution import (
     ON_FAILURE,
     OPTIMAL,
@@ -139,20 +138,17 @@ class SVMDualMaster:
         self._columns.append(K)
         self._gram += K @ K.T
 
-    def _svm(self) -> SVC | SVR:
-        common = {"kernel": "precomputed", "C": self.C, "tol": self.tol, "max_iter": self.max_iter}
-        return SVC(**common) if self.loss == "hinge" else SVR(epsilon=self.epsilon, **common)
-
     def _fit_dual(self, gram: np.ndarray) -> tuple[np.ndarray, float, int, bool]:
         """One libsvm solve on ``gram``: (w, b, iterations, converged), w = y * u or u - v."""
-        svm = self._svm()
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", ConvergenceWarning)
-            svm.fit(gram, self.y)
-        w = np.zeros(self.n_rows)
-        w[svm.support_] = svm.dual_coef_[0]
-        converged = not any(issubclass(c.category, ConvergenceWarning) for c in caught)
-        return w, float(svm.intercept_[0]), int(np.sum(svm.n_iter_)), converged
+        dual = solve_precomputed(
+            gram,
+            self.y,
+            C=self.C,
+            tol=self.tol,
+            max_iter=self.max_iter,
+            epsilon=None if self.loss == "hinge" else self.epsilon,
+        )
+        return dual.dual_coef, dual.intercept, dual.iterations, dual.converged
 
     def _failure(self, iterations: int, seconds: float, status: str = "max_iter reached") -> MasterSolution:
         return failure(
