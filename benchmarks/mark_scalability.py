@@ -1,6 +1,6 @@
 """Scalability benchmark (MARK §5.3, Fig. 4): MARK-L and SVR training time against N on house-8L.
 
-Run: ``python benchmarks/mark_scalability.py [--mirror DIR] [--sizes 1000 2000 4000 ...] [--seed 0]``.
+Run: ``python benchmarks/mark_scalability.py [--mirror DIR] [--sizes 1000 2000 4000 ...] [--seed 0] [--json PATH] [--quick]``.
 
 The paper uses DELVE house-8H (22,784 x 8); offline we only have house_8L, the
 same 22,784 houses with the other 8-attribute set, so this runs on "house-8l"
@@ -28,10 +28,8 @@ levels off above the SVR baseline from N = 16000 on (it then runs to
 
 from __future__ import annotations
 
-import argparse
-import time
-
 import numpy as np
+from _common import Record, loglog_slope, measure, parser, timed
 from sklearn.compose import TransformedTargetRegressor
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
@@ -45,70 +43,87 @@ def fixed_policy_svr() -> TransformedTargetRegressor:
     return TransformedTargetRegressor(SVR(C=3.0, epsilon=0.1, gamma="scale"), transformer=StandardScaler())
 
 
-def timed_fit(model, X: np.ndarray, y: np.ndarray) -> tuple[float, object]:
-    start = time.perf_counter()
-    model.fit(X, y)
-    return time.perf_counter() - start, model
-
-
 def mse(model, X: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean((model.predict(X) - y) ** 2))
 
 
-def slope(sizes: list[int], seconds: list[float]) -> float:
-    """Least-squares slope of log(seconds) against log(N)."""
-    return float(np.polyfit(np.log(sizes), np.log(seconds), 1)[0])
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mirror", default=None, help="data mirror folder (default: $MKBENCH_DATA_MIRROR)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 2000, 4000, 8000, 16000, 20784])
-    parser.add_argument("--n-test", type=int, default=2000)
-    parser.add_argument("--baseline-size", type=int, default=5000)
-    parser.add_argument("--max-iter", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--kernel", choices=["weak_rbf", "rbf"], default="rbf",
-                        help="MARK-L kernel (§5.3 does not say; weak RBF cannot reach the SVR MSE here)")
-    parser.add_argument("--no-svr", action="store_true", help="time MARK-L only (uses the SVR baseline MSE still)")
-    args = parser.parse_args()
+    cli = parser(__doc__)
+    cli.add_argument("--mirror", default=None, help="data mirror folder (default: $MKBENCH_DATA_MIRROR)")
+    cli.add_argument("--sizes", type=int, nargs="+", default=[1000, 2000, 4000, 8000, 16000, 20784])
+    cli.add_argument("--n-test", type=int, default=2000)
+    cli.add_argument("--baseline-size", type=int, default=5000)
+    cli.add_argument("--max-iter", type=int, default=2000)
+    cli.add_argument("--seed", type=int, default=0)
+    cli.add_argument("--kernel", choices=["weak_rbf", "rbf"], default="rbf",
+                     help="MARK-L kernel (§5.3 does not say; weak RBF cannot reach the SVR MSE here)")
+    cli.add_argument("--no-svr", action="store_true", help="time MARK-L only (uses the SVR baseline MSE still)")
+    args = cli.parse_args()
+    if args.quick:
+        args.sizes, args.n_test, args.baseline_size, args.max_iter = [200, 400], 200, 300, 50
+    record = Record("mark_scalability", 4, "MARK-L vs SVR fit time against N on house-8L (MARK Fig. 4)", args)
 
     ds = load("house-8l", mirror=args.mirror)
     rows = np.random.default_rng(args.seed).permutation(ds.X.shape[0])
     test, pool = rows[: args.n_test], rows[args.n_test :]
     if max(args.sizes + [args.baseline_size]) > pool.size:
-        parser.error(f"sizes must be <= {pool.size} (the rows outside the test set)")
+        cli.error(f"sizes must be <= {pool.size} (the rows outside the test set)")
 
     def split(n: int) -> tuple[np.ndarray, ...]:
         scaler = StandardScaler().fit(ds.X[pool[:n]])
         return scaler.transform(ds.X[pool[:n]]), ds.y[pool[:n]], scaler.transform(ds.X[test]), ds.y[test]
 
     X, y, X_test, y_test = split(args.baseline_size)
-    seconds, svr = timed_fit(fixed_policy_svr(), X, y)
+    seconds, svr = timed(lambda: fixed_policy_svr().fit(X, y))
     baseline = mse(svr, X_test, y_test)
     print(f"house-8l (stand-in for house-8H): SVR fixed policy on {args.baseline_size} points: "
           f"{seconds:.1f} s, baseline test MSE {baseline:.4g} (var y {np.var(y_test):.4g})", flush=True)
 
+    record.timings["svr_baseline"] = {"n": args.baseline_size, "seconds": seconds, "test_mse": baseline}
     times: dict[str, list[float]] = {"mark": [], "svr": []}
+    runs = record.timings["runs"] = []
     for n in args.sizes:
         X, y, X_test, y_test = split(n)
         mark = MARKRegressor(kernel=args.kernel, C=10.0, n_sample=50, max_iter=args.max_iter, target_mse=baseline,
                              random_state=args.seed)
-        mark_seconds, mark = timed_fit(mark, X, y)
+        mark_seconds, mark = timed(lambda: mark.fit(X, y))
         times["mark"].append(mark_seconds)
+        runs.append({"n": n, "mark_seconds": mark_seconds, "mark_columns": mark.n_iter_, "mark_status": mark.status_,
+                     "mark_test_mse": mse(mark, X_test, y_test)})
         line = (f"N={n:6d}  MARK-L ({args.kernel}) {mark_seconds:7.1f} s, {mark.n_iter_:4d} columns ({mark.status_}), "
                 f"train MSE {mark.history_[-1]['train_mse']:.4g}, test MSE {mse(mark, X_test, y_test):.4g}")
         if not args.no_svr:
-            svr_seconds, svr = timed_fit(fixed_policy_svr(), X, y)
+            svr_seconds, svr = timed(lambda: fixed_policy_svr().fit(X, y))
             times["svr"].append(svr_seconds)
+            runs[-1].update(svr_seconds=svr_seconds, svr_test_mse=mse(svr, X_test, y_test))
             line += (f" | SVR {svr_seconds:7.1f} s, {svr.regressor_.support_.size} SVs, "
                      f"test MSE {mse(svr, X_test, y_test):.4g} | ratio {mark_seconds / svr_seconds:.2f}")
         print(line, flush=True)
+    record.add_series(f"MARK-L ({args.kernel}), house-8L", args.sizes, times["mark"], x="N")
+    if times["svr"]:
+        record.add_series("SVR (fixed policy), house-8L", args.sizes, times["svr"], x="N")
     if len(args.sizes) > 1:
-        text = f"log-log slope of fit time vs N: MARK-L {slope(args.sizes, times['mark']):.2f}"
+        mark_slope = loglog_slope(args.sizes, times["mark"])
+        text = f"log-log slope of fit time vs N: MARK-L {mark_slope:.2f}"
         if times["svr"]:
-            text += f", SVR {slope(args.sizes, times['svr']):.2f}"
+            svr_slope = loglog_slope(args.sizes, times["svr"])
+            text += f", SVR {svr_slope:.2f}"
+            record.add_ratio(f"log-log slope of fit time vs N ({args.sizes[0]}..{args.sizes[-1]}); value = MARK-L's",
+                             measure("MARK-L slope", mark_slope, "slope"), measure("SVR slope", svr_slope, "slope"),
+                             mark_slope, "<= 1.2")
         print(text)
+    if times["svr"]:
+        last = runs[-1]
+        equal_mse = last["mark_test_mse"] <= last["svr_test_mse"]
+        at_full_n = record.add_ratio(
+            f"fit time MARK-L / SVR at N={last['n']}, at test MSE <= SVR's",
+            measure(f"MARK-L, test MSE {last['mark_test_mse']:.4g}", last["mark_seconds"]),
+            measure(f"SVR, test MSE {last['svr_test_mse']:.4g}", last["svr_seconds"]),
+            last["mark_seconds"] / last["svr_seconds"], "<= 0.25",
+            note="" if equal_mse else "not met whatever the time: MARK-L's test MSE is above SVR's",
+        )
+        at_full_n["met"] = at_full_n["met"] and equal_mse
+    record.write()
 
 
 if __name__ == "__main__":

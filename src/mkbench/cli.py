@@ -3,7 +3,7 @@
     mkbench datasets list
     mkbench datasets fetch NAME [--mirror DIR] [--data-home DIR]
     mkbench run --config FILE --experiment E --method M --dataset D [--seed S] [--split K] [--param P] [--out FILE]
-    mkbench report --config FILE [--table NAME ...]
+    mkbench report --config FILE [--table NAME ...] [--reproduction FILE [--catalogue FILE]]
 
 Errors from mkbench (unknown names, bad config, missing data) are printed as one
 message, without a traceback, and the exit status is 2.
@@ -64,9 +64,21 @@ def _parser() -> argparse.ArgumentParser:
     _data_options(run)
     run.set_defaults(func=_run)
 
-    report = sub.add_parser("report", help="build tables and figures from the records under results/runs")
+    report = sub.add_parser(
+        "report",
+        help="build tables from the records under results/runs, or the reproduction status",
+        description="Without --reproduction: rebuild every table of the config (or the --table ones) "
+        "from the records. With --reproduction FILE: write the status of every table and figure of "
+        "the papers (e.g. results/REPRODUCTION.md) from the tables and figures already in results/; "
+        "tables are then rebuilt first only if --table names them.",
+    )
     report.add_argument("--config", required=True, help="workflow config YAML")
     report.add_argument("--table", action="append", help="only this table (repeatable)")
+    report.add_argument("--reproduction", metavar="FILE", help="write the reproduction status (Markdown) here")
+    report.add_argument(
+        "--catalogue", metavar="FILE",
+        help="catalogue of the papers' tables and figures (default: reproduction.yaml beside --config)",
+    )
     report.set_defaults(func=_report)
     return parser
 
@@ -146,10 +158,31 @@ def _check_writable(folder: str) -> None:
 
 def _report(args) -> None:
     from .config import load_config
-    from .report import collect_records, load_reference, write_table
 
     config = load_config(args.config)
-    tables = args.table or list(config["tables"])
+    if args.table or not args.reproduction:
+        _write_tables(config, args.table or list(config["tables"]))
+    if args.reproduction:
+        _write_reproduction(config, args)
+
+
+def _write_reproduction(config: dict, args) -> None:
+    from ._io import write_text
+    from .reproduction import build_reproduction
+
+    catalogue = args.catalogue or os.path.join(os.path.dirname(args.config), "reproduction.yaml")
+    command = f"mkbench report --config {args.config} --reproduction {args.reproduction}"
+    if args.catalogue:
+        command += f" --catalogue {args.catalogue}"
+    text = build_reproduction(config, catalogue, command=command)
+    with _writes_to(args.reproduction):
+        write_text(args.reproduction, text)
+    print(args.reproduction)
+
+
+def _write_tables(config: dict, tables: list[str]) -> None:
+    from .report import collect_records, load_reference, write_table
+
     references = {}
     for name in tables:  # every name and reference file is checked before a table is written
         _require(name, config["tables"], "table")

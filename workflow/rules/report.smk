@@ -1,3 +1,6 @@
+from mkbench.reproduction import existing_targets, paper_of
+
+
 rule aggregate:
     input:
         get_records,
@@ -17,12 +20,22 @@ rule aggregate:
         "../scripts/aggregate.py"
 
 
+# Tables and figures go into `snakemake --report report.html`, one category per paper and
+# one subcategory per table or figure. Their captions (report/caption.rst) are the config's
+# caption with the protocol generated from the config; a table's caption shows the table
+# itself (the report displays .md and .csv files only as downloads).
 rule table:
     input:
         get_summary("tables"),
     output:
         csv="results/tables/{table}.csv",
-        md="results/tables/{table}.md",
+        md=report(
+            "results/tables/{table}.md",
+            caption="../report/caption.rst",
+            category=lambda wildcards: paper_of(config, "tables", wildcards.table) or "other",
+            subcategory="{table}",
+            labels={"kind": "table", "name": "{table}"},
+        ),
     log:
         "results/logs/table/{table}.log",
     benchmark:
@@ -40,7 +53,13 @@ rule figure:
     input:
         get_summary("figures"),
     output:
-        png=report("results/figures/{figure}.png", category="Figures"),
+        png=report(
+            "results/figures/{figure}.png",
+            caption="../report/caption.rst",
+            category=lambda wildcards: paper_of(config, "figures", wildcards.figure) or "other",
+            subcategory="{figure}",
+            labels={"kind": "figure", "name": "{figure}"},
+        ),
         pdf="results/figures/{figure}.pdf",
     log:
         "results/logs/figure/{figure}.log",
@@ -53,3 +72,35 @@ rule figure:
         "../../environment.yml"
     script:
         "../scripts/figure.py"
+
+
+# `snakemake --report report.html` reports the default target (rule all): every configured
+# table and figure must exist. After a partial run, report the ones that do:
+#     snakemake --report report.html existing_results
+rule existing_results:
+    input:
+        lambda wildcards: [path for path in all_outputs() if os.path.exists(path)],
+    localrule: True
+
+
+# The status of every table and figure of the papers against config/reproduction.yaml, from
+# the tables and figures that exist: it runs no experiment of its own and is not part of
+# rule all. Snakemake brings those tables and figures up to date first, which needs the
+# records under results/runs/; without them (a fresh clone) use
+#     mkbench report --config config/config.yaml --reproduction results/REPRODUCTION.md
+rule reproduction:
+    input:
+        catalogue="config/reproduction.yaml",
+        targets=lambda wildcards: existing_targets("config/reproduction.yaml", config),
+    output:
+        "results/REPRODUCTION.md",
+    params:
+        configfile=lambda wildcards: workflow.configfiles[-1],
+    log:
+        "results/logs/reproduction.log",
+    localrule: True
+    conda:
+        "../../environment.yml"
+    shell:
+        "mkbench report --config {params.configfile} --catalogue {input.catalogue}"
+        " --reproduction {output} > {log} 2>&1"

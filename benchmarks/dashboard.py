@@ -1,0 +1,204 @@
+"""The performance dashboard (issue 8): gather the benchmark records into results/BENCHMARKS.md.
+
+Run: ``python benchmarks/dashboard.py results/bench/*.json [--out results/BENCHMARKS.md]
+[--figure results/figures/bench-scaling.png]``, or ``snakemake bench --cores 1``, which first
+runs every benchmark script (workflow/rules/bench.smk).
+
+It reads the JSON records the scripts write with ``--json`` (benchmarks/_common.py)
+and writes, without measuring anything itself:
+
+* one table of every ratio beside its goal (met / not met), each measured within
+  one script run against its peer;
+* the machine (CPU, cores, memory, OS, Python, package versions, BLAS) and the
+  load average at the start and end of each benchmark;
+* a log-log plot of time against problem size of every scaling series, one
+  panel per kind of size (n, N, iterations), with the fitted slopes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from collections import defaultdict
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from _common import loglog_slope
+
+from mkbench._io import write_text
+
+REGENERATE = "PYTHONPATH=src MKBENCH_DATA_MIRROR=<data mirror> snakemake bench --cores 1"
+
+
+def read_records(paths: list[str]) -> list[dict[str, Any]]:
+    """The records, ordered by issue then name; a file that is not a benchmark record is an error."""
+    records = []
+    for path in paths:
+        record = json.loads(Path(path).read_text(encoding="utf-8"))
+        missing = {"benchmark", "issue", "ratios", "series", "machine", "load"} - set(record)
+        if missing:
+            raise SystemExit(f"{path}: not a benchmark record (missing {', '.join(sorted(missing))})")
+        records.append(record)
+    return sorted(records, key=lambda r: (r["issue"], r["benchmark"]))
+
+
+def _number(value: float, unit: str = "") -> str:
+    text = f"{value:.3g}" if abs(value) < 1e4 else f"{value:.4g}"
+    return f"{text} {unit}".strip()
+
+
+def _met(met: bool | None) -> str:
+    return {True: "met", False: "**not met**", None: "—"}[met]
+
+
+def ratio_table(records: list[dict[str, Any]]) -> list[str]:
+    lines = ["| issue | benchmark | what | ours vs peer | ratio | goal | met |",
+             "|---:|:---|:---|:---|---:|:---|:---|"]
+    for record in records:
+        for r in record["ratios"]:
+            ours, peer = r["ours"], r["peer"]
+            versus = (f"{ours['label']}: {_number(ours['value'], ours['unit'])} vs "
+                      f"{peer['label']}: {_number(peer['value'], peer['unit'])}")
+            what = r["what"] + (f" ({r['note']})" if r.get("note") else "")
+            lines.append(f"| {record['issue']} | {record['benchmark']} | {what} | {versus} | "
+                         f"{_number(r['value'])} | {r['goal'] or '—'} | {_met(r['met'])} |")
+    return lines
+
+
+def machine_section(records: list[dict[str, Any]]) -> list[str]:
+    """The machines the records ran on; the BLAS libraries of one machine are merged over its records.
+
+    Which BLAS libraries threadpoolctl finds depends on what a script has imported
+    (numpy's and scipy's OpenBLAS are separate), so they do not tell machines apart.
+    """
+    machines: dict[str, dict[str, Any]] = {}
+    blas: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for r in records:
+        key = json.dumps({k: v for k, v in r["machine"].items() if k != "blas"}, sort_keys=True)
+        machines[key] = r["machine"]
+        blas[key].update({json.dumps(b, sort_keys=True): b for b in r["machine"]["blas"]})
+    lines = []
+    for key, machine in machines.items():
+        libraries = "; ".join(f"{b['internal_api']} {b['version']} ({b['num_threads']} threads, {b['architecture']})"
+                              for b in blas[key].values()) or "none found by threadpoolctl"
+        packages = ", ".join(f"{name} {v}" for name, v in machine["packages"].items())
+        lines += [f"- CPU: {machine['cpu']}, {machine['cores']} cores, {machine['memory_gib']} GiB memory",
+                  f"- OS: {machine['os']} (host {machine['host']}); Python {machine['python']}",
+                  f"- packages: {packages}", f"- BLAS: {libraries}"]
+    if len(machines) > 1:
+        lines.insert(0, f"**The records come from {len(machines)} different machine setups:**")
+    return lines
+
+
+def load_table(records: list[dict[str, Any]]) -> list[str]:
+    cores = max(r["machine"]["cores"] or 1 for r in records)
+    lines = ["| benchmark | started (UTC) | wall time | load 1/5/15 min at start | at end |",
+             "|:---|:---|---:|:---|:---|"]
+    for r in records:
+        start, end = ("/".join(f"{x:.1f}" for x in r["load"][key]) for key in ("start", "end"))
+        lines.append(f"| {r['benchmark']} | {r['started']} | {r['wall_seconds']:.0f} s | {start} | {end} |")
+    peak = max(max(r["load"]["start"][0], r["load"]["end"][0]) for r in records)
+    if peak > cores / 2:
+        lines += ["", f"The machine was loaded by other work (1-min load average up to {peak:.1f} on {cores} cores): "
+                  "absolute times are inflated and noisy. Each ratio compares two methods timed in the same "
+                  "script run, one after the other, so it stays meaningful, but load that changed between the "
+                  "two fits biases it; compare ratios, not seconds, across runs."]
+    return lines
+
+
+def plot_scaling(records: list[dict[str, Any]], path: Path) -> int:
+    """Log-log plot of every series, one panel per size kind; returns the number of series drawn."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    import seaborn as sns
+    from matplotlib.ticker import NullFormatter
+
+    rows = []
+    for record in records:
+        for s in record["series"]:
+            slope = loglog_slope(s["sizes"], s["seconds"]) if len(s["sizes"]) > 1 else float("nan")
+            label = f"{s['label']} (slope {slope:.2f})"
+            rows += [{"x": s["x"], "series": label, "size": size, "seconds": sec}
+                     for size, sec in zip(s["sizes"], s["seconds"])]
+    kinds = list(dict.fromkeys(row["x"] for row in rows))
+    sns.set_theme(style="whitegrid")
+    fig, axes = plt.subplots(1, max(len(kinds), 1), figsize=(5.5 * max(len(kinds), 1), 4.5), squeeze=False)
+    frame = pd.DataFrame(rows)
+    for ax, kind in zip(axes[0], kinds):
+        sns.lineplot(data=frame[frame["x"] == kind], x="size", y="seconds", hue="series", marker="o", ax=ax)
+        ax.set(xscale="log", yscale="log", xlabel=kind, ylabel="seconds", title=f"time vs {kind}")
+        ax.xaxis.set_minor_formatter(NullFormatter())  # labelled minor ticks overlap on short ranges
+        ax.legend(fontsize=7)
+    if not kinds:
+        axes[0][0].text(0.5, 0.5, "no scaling series", ha="center", va="center")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=150)
+    plt.close(fig)
+    return len({row["series"] for row in rows})
+
+
+def render(records: list[dict[str, Any]], figure: Path, out: Path) -> str:
+    ratios = [r for record in records for r in record["ratios"]]
+    with_goal = [r for r in ratios if r["goal"] is not None]
+    try:
+        figure_link = figure.resolve().relative_to(out.resolve().parent)
+    except ValueError:
+        figure_link = figure
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Generated {datetime.now(timezone.utc).isoformat(timespec='seconds')} by `benchmarks/dashboard.py` from "
+        f"{len(records)} benchmark records (results/bench/*.json); regenerate with `{REGENERATE}`.",
+        f"{sum(bool(r['met']) for r in with_goal)} of {len(with_goal)} goals met.",
+        "",
+        "## Ratios against peers, measured in the same run",
+        "",
+        *ratio_table(records),
+        "",
+        "## Scaling",
+        "",
+        f"![time against problem size, log-log]({figure_link})",
+        "",
+        "## Notes",
+        "",
+        *[f"- {r['benchmark']}: {note}" for r in records for note in r["notes"]],
+        "",
+        "## Machine",
+        "",
+        *machine_section(records),
+        "",
+        *load_table(records),
+        "",
+        "## Commands",
+        "",
+        *[f"- `{r['command']}`" for r in records],
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    cli.add_argument("records", nargs="+", help="benchmark JSON records (results/bench/*.json)")
+    cli.add_argument("--out", default="results/BENCHMARKS.md")
+    cli.add_argument("--figure", default="results/figures/bench-scaling.png")
+    args = cli.parse_args()
+    records = read_records(args.records)
+    n_series = plot_scaling(records, Path(args.figure))
+    write_text(args.out, render(records, Path(args.figure), Path(args.out)))
+    by_issue = defaultdict(int)
+    for record in records:
+        by_issue[record["issue"]] += len(record["ratios"])
+    print(f"{args.out}: {sum(by_issue.values())} ratios from {len(records)} records "
+          f"(issues {', '.join(map(str, sorted(by_issue)))}); {args.figure}: {n_series} series"
+          f" [{shlex.join(['dashboard.py', *args.records])}]")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""MKL benchmark (issue 6): SimpleMKL against SILP fit time, and the memory of the kernel stack.
+
+Run: ``python benchmarks/mkl_speed.py [--mirror DIR] [--config config/config.yaml] [--splits 3] [--json PATH] [--quick]``.
+
+Speed. Both estimators fit the same splits of the same data sets with the same
+kernels as the ``mkl-credit`` and ``mkl-uci`` experiments of the config (Credit,
+Ionosphere, Sonar; the SimpleMKL grid of 208 / 442 / 793 kernels; standardised
+inputs; C = 100; relative gap 0.01): each job is :func:`mkbench.experiment.run_job`
+on the first ``--splits`` of the experiment's 20 random 70/30 splits, so the
+parameters are read from the config, never restated here. Printed per data set:
+mean fit seconds, test error and kernels selected of both, and the time ratio
+SimpleMKL / SILP (issue goal: <= 0.25, i.e. SimpleMKL >= 4x faster, with equal
+accuracy: test accuracy of SimpleMKL >= 0.99 x SILP's).
+
+Memory. The training kernels are computed once into one (M, n, n) stack that
+every step reads in place (:class:`mkbench.estimators._mkl.CombinedSVM`). On
+Sonar with the 793-kernel grid, SimpleMKL is fitted under ``tracemalloc``
+twice, stopped after one weight update and run to its end: the peak of traced
+memory against the bytes of the stack, and the peak of the full run against
+the one-update run (a per-iteration copy of the kernels would raise both to 2x
+or more). libsvm's own C allocations are not traced (it copies only the n x n
+combined kernel).
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from _common import Record, measure, parser
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.preprocessing import StandardScaler
+
+from mkbench.config import load_config
+from mkbench.datasets import load
+from mkbench.experiment import protocol_splits, run_job
+from mkbench.methods import make_method
+
+EXPERIMENTS = ("mkl-credit", "mkl-uci")
+OURS, PEER = "simplemkl", "silp"
+QUICK = {"widths": [5.0], "degrees": [1], "n_variables": 3, "max_iter": 10, "tol": 0.1}
+
+
+def quick_params(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with a tiny SimpleMKL grid (one width, degree 1, the first 3 variables) and a short run."""
+    grid = dict(params["kernels"]) if isinstance(params["kernels"], Mapping) else {"grid": "simplemkl"}
+    variables = grid.get("variables") or [[j] for j in range(QUICK["n_variables"])]
+    grid.update(widths=QUICK["widths"], degrees=QUICK["degrees"], variables=variables[: QUICK["n_variables"]])
+    return {**params, "kernels": grid, "max_iter": QUICK["max_iter"], "tol": QUICK["tol"]}
+
+
+def method_params(exp: dict, method: str, quick: bool) -> tuple[str, dict[str, Any]]:
+    """The estimator name and parameters of ``method`` in experiment ``exp``."""
+    spec = exp["methods"][method]
+    return spec["estimator"], quick_params(spec["params"]) if quick else dict(spec["params"])
+
+
+def speed(record: Record, config: dict, args) -> None:
+    """Time both methods on the first splits of every MKL data set; add the ratios."""
+    for name in EXPERIMENTS:
+        exp = config["experiments"][name]
+        for dataset_name in exp["datasets"]:
+            ds = load(dataset_name, mirror=args.mirror)
+            splits = protocol_splits(config, exp["protocol"], ds, seed=exp["seeds"][0])[: args.splits]
+            runs: dict[str, list[dict[str, Any]]] = {OURS: [], PEER: []}
+            for split in splits:
+                for method in (PEER, OURS):
+                    estimator, params = method_params(exp, method, args.quick)
+                    job = run_job(ds, split, method=method, estimator=estimator, params=params,
+                                  preprocess=exp["preprocess"])
+                    runs[method].append({key: job[key] for key in
+                                         ("fit_seconds", "test_error", "n_kernels", "n_iter", "status")})
+            record.timings[dataset_name] = runs
+            mean = {m: {key: float(np.mean([r[key] for r in runs[m]])) for key in
+                        ("fit_seconds", "test_error", "n_kernels")} for m in runs}
+            time_ratio = mean[OURS]["fit_seconds"] / mean[PEER]["fit_seconds"]
+            accuracy_ratio = (1 - mean[OURS]["test_error"]) / (1 - mean[PEER]["test_error"])
+            print(f"{dataset_name:10s} ({len(splits)} splits) "
+                  + " | ".join(f"{m}: {mean[m]['fit_seconds']:.2f} s, test error {mean[m]['test_error']:.4f}, "
+                               f"{mean[m]['n_kernels']:.1f} kernels" for m in (PEER, OURS))
+                  + f" | time SimpleMKL / SILP {time_ratio:.2f} (goal <= 0.25)", flush=True)
+            sides = {m: measure(f"{label}, test error {mean[m]['test_error']:.4f}", mean[m]["fit_seconds"])
+                     for m, label in ((OURS, "SimpleMKL"), (PEER, "SILP"))}
+            where = f"{dataset_name}, mean of {len(splits)} of the {name} splits"
+            record.add_ratio(f"fit time SimpleMKL / SILP, {where}", sides[OURS], sides[PEER], time_ratio, "<= 0.25")
+            record.add_ratio(f"test accuracy SimpleMKL / SILP, {where}", sides[OURS], sides[PEER], accuracy_ratio,
+                             ">= 0.99", note="'equal accuracy' read as within 1 %")
+
+
+def traced_peak(model, X: np.ndarray, y: np.ndarray) -> int:
+    """Peak bytes traced by tracemalloc during ``model.fit(X, y)``."""
+    tracemalloc.start()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)  # the one-update fit stops at max_iter
+            model.fit(X, y)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def memory(record: Record, config: dict, args) -> None:
+    """Peak traced memory of SimpleMKL on Sonar against the kernel stack, and against a one-update fit."""
+    exp = config["experiments"]["mkl-uci"]
+    if exp["preprocess"] != "standardize":
+        raise SystemExit(f"mkl-uci preprocess is {exp['preprocess']!r}; this benchmark standardises")
+    ds = load("sonar", mirror=args.mirror)
+    train = protocol_splits(config, exp["protocol"], ds, seed=exp["seeds"][0])[0]["train"]
+    X, y = StandardScaler().fit_transform(ds.X[train]), ds.y[train]
+    estimator, params = method_params(exp, OURS, args.quick)
+    one = make_method(estimator, {**params, "max_iter": 1})
+    peak_one = traced_peak(one, X, y)
+    full = make_method(estimator, params)
+    peak_full = traced_peak(full, X, y)
+    n_kernels, n = len(full.kernels_), X.shape[0]
+    stack = n_kernels * n * n * 8
+    print(f"Sonar, {n_kernels} kernels, n={n}: kernel stack {stack / 2**20:.1f} MiB; peak traced memory "
+          f"{peak_one / 2**20:.1f} MiB after {one.n_iter_} update(s), {peak_full / 2**20:.1f} MiB after "
+          f"{full.n_iter_} ({full.n_svm_fits_} SVMs)", flush=True)
+    record.timings["memory"] = {"n_kernels": n_kernels, "n_train": n, "stack_bytes": stack,
+                                "peak_bytes_one_update": peak_one, "peak_bytes_full": peak_full,
+                                "n_iter_full": full.n_iter_, "n_svm_full": full.n_svm_fits_}
+    stack_side = measure(f"the (M, n, n) kernel stack, M={n_kernels}, n={n}", stack / 2**20, "MiB")
+    record.add_ratio(f"peak memory of a SimpleMKL fit / kernel stack bytes (Sonar, {full.n_iter_} updates)",
+                     measure("SimpleMKL fit, tracemalloc peak", peak_full / 2**20, "MiB"), stack_side,
+                     peak_full / stack, "<= 1.25", note="one extra copy of the kernels would make it >= 2")
+    record.add_ratio(f"peak memory, SimpleMKL run to the end ({full.n_iter_} updates) / stopped after one",
+                     measure(f"{full.n_iter_} updates", peak_full / 2**20, "MiB"),
+                     measure("1 update", peak_one / 2**20, "MiB"), peak_full / peak_one, "<= 1.1",
+                     note="memory does not grow with the iterations")
+
+
+def main() -> None:
+    cli = parser(__doc__)
+    cli.add_argument("--mirror", default=None, help="data mirror folder (default: $MKBENCH_DATA_MIRROR)")
+    cli.add_argument("--config", default="config/config.yaml", help="workflow config with mkl-credit and mkl-uci")
+    cli.add_argument("--splits", type=int, default=3, help="first splits of each experiment's 20 to time")
+    cli.add_argument("--no-memory", action="store_true", help="skip the kernel-stack memory measurement")
+    args = cli.parse_args()
+    if args.quick:
+        args.splits = 1
+    record = Record("mkl_speed", 6, "SimpleMKL vs SILP fit time (Credit, Ionosphere, Sonar) and kernel memory", args)
+    config = load_config(args.config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # run_job records each fit's status
+        speed(record, config, args)
+    if not args.no_memory:
+        memory(record, config, args)
+    if args.quick:
+        record.notes.append(f"--quick: kernel grid and run reduced to {QUICK}")
+    record.write()
+
+
+if __name__ == "__main__":
+    main()

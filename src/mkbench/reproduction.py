@@ -1,0 +1,499 @@
+"""The reproduction dashboard: every table and figure of the five papers, and where we stand.
+
+A catalogue (``config/reproduction.yaml``) lists each table and figure of the papers:
+what it shows, the targets of the workflow config that rebuild it (tables, figures, or
+a benchmark script), or the reason we cannot (data not public, features not available,
+not configured yet). :func:`write_reproduction` turns it into ``results/REPRODUCTION.md``.
+Everything in that file is computed from what is on disk:
+
+* the status: whether each target exists and, for tables, whether every compared
+  value of ours is within the catalogue's tolerance of the paper's;
+* the largest gap between ours and the paper, read from the tables written by
+  :func:`mkbench.report.write_table` (one CSV row per data set, method and metric,
+  with ``ours_mean`` beside the published ``paper_mean``);
+* the command that rebuilds it.
+
+This module never runs a method and never rebuilds a table.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+import os
+import shlex
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pandas as pd
+import yaml
+
+from ._io import write_text
+from .config import _describe
+from .exceptions import ConfigError
+
+#: Why an item cannot be rebuilt; an entry without targets gives one of these.
+REASONS = ("data not public", "features not available", "not configured yet")
+
+#: What the statuses mean, in the order of the legend of REPRODUCTION.md.
+STATUSES = {
+    "reproduced": "every compared value of ours is within the tolerance of the paper's",
+    "deviates": "at least one compared value is outside its tolerance",
+    "incomplete": "every value we have is within tolerance, but some of the paper's have no value of ours",
+    "drawn": "the figure exists; the paper gives no numbers for it: compare visually",
+    "not run yet": "configured, but an output is missing (run the command)",
+    "not configured yet": "no experiment rebuilds it yet",
+    "not reproducible": "the data or features are not available (reason given)",
+}
+
+_STRINGS = {"type": "array", "minItems": 1, "items": {"type": "string"}}
+_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["papers", "items"],
+    "properties": {
+        "papers": {
+            "type": "object",
+            "minProperties": 1,
+            "additionalProperties": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["citation"],
+                "properties": {"citation": {"type": "string"}, "text": {"type": "string"}},
+            },
+        },
+        "items": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["paper", "item", "shows"],
+                "properties": {
+                    "paper": {"type": "string"},
+                    "item": {"type": "string"},
+                    "shows": {"type": "string"},
+                    "note": {"type": "string"},
+                    "tables": _STRINGS,
+                    "figures": _STRINGS,
+                    "script": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["command", "outputs"],
+                        "properties": {
+                            "command": {"type": "string", "pattern": r"^python \S+\.py"},
+                            "outputs": _STRINGS,
+                        },
+                    },
+                    "rows": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "minProperties": 1,
+                        "properties": {"datasets": _STRINGS, "methods": _STRINGS},
+                    },
+                    "compare": {
+                        "type": "object",
+                        "minProperties": 1,
+                        "additionalProperties": {
+                            "anyOf": [
+                                {"type": "number", "exclusiveMinimum": 0},
+                                {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?%$"},
+                            ]
+                        },
+                    },
+                    "reason": {"enum": list(REASONS)},
+                },
+            },
+        },
+    },
+}
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far ours may be from the paper's value: absolute, or relative to the paper's."""
+
+    value: float
+    relative: bool
+
+    @classmethod
+    def parse(cls, spec: float | str) -> Tolerance:
+        """``0.02`` (absolute, in the metric's unit) or ``"25%"`` (relative to the paper's value)."""
+        if isinstance(spec, str):
+            return cls(float(spec.rstrip("%")) / 100, relative=True)
+        return cls(float(spec), relative=False)
+
+    def gap(self, ours: float, paper: float) -> float:
+        """``ours - paper``, divided by ``|paper|`` for a relative tolerance (inf if the paper's is 0)."""
+        if not self.relative:
+            return ours - paper
+        if paper == 0:
+            return 0.0 if ours == 0 else math.copysign(math.inf, ours)
+        return (ours - paper) / abs(paper)
+
+    def __str__(self) -> str:
+        return f"{self.value * 100:g}%" if self.relative else f"{self.value:g}"
+
+
+@dataclass(frozen=True)
+class Gap:
+    """One compared value: ours against the paper's, for a data set, method and metric."""
+
+    dataset: str
+    method: str
+    metric: str
+    ours: float
+    paper: float
+    tolerance: Tolerance
+
+    @property
+    def gap(self) -> float:
+        return self.tolerance.gap(self.ours, self.paper)
+
+    @property
+    def excess(self) -> float:
+        """``|gap| / tolerance``: above 1 the value deviates."""
+        return abs(self.gap) / self.tolerance.value
+
+    def __str__(self) -> str:
+        if self.tolerance.relative:
+            size = f"{self.gap:+.1%}" if math.isfinite(self.gap) else f"{self.ours - self.paper:+.4g} (paper 0)"
+        else:
+            size = f"{self.gap:+.4g}"
+        return (
+            f"{self.metric} {size} (tolerance {self.tolerance}): ours {self.ours:.4g} vs paper "
+            f"{self.paper:.4g}, {self.dataset} / {self.method}"
+        )
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One table or figure of a paper (or a part of one), as the catalogue gives it."""
+
+    paper: str
+    item: str
+    shows: str
+    tables: tuple[str, ...] = ()
+    figures: tuple[str, ...] = ()
+    command: str | None = None
+    outputs: tuple[str, ...] = ()
+    datasets: tuple[str, ...] | None = None
+    methods: tuple[str, ...] | None = None
+    compare: tuple[tuple[str, Tolerance], ...] = ()
+    reason: str | None = None
+    note: str = ""
+
+    @property
+    def targets(self) -> list[str]:
+        """The files that must exist for the item to be judged."""
+        return (
+            [f"results/tables/{name}.csv" for name in self.tables]
+            + [f"results/figures/{name}.png" for name in self.figures]
+            + list(self.outputs)
+        )
+
+    @property
+    def rebuild(self) -> str:
+        """The command that rebuilds the item's targets."""
+        if self.command:
+            return self.command
+        if self.reason:
+            return "—"
+        files = [f"results/tables/{name}.md" for name in self.tables]
+        files += [f"results/figures/{name}.png" for name in self.figures]
+        return "snakemake --cores 8 " + " ".join(files)
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What :func:`assess` found for one entry."""
+
+    status: str
+    gap: str
+    by_metric: str = ""
+
+
+def load_catalogue(
+    path: str | os.PathLike, config: dict[str, Any], root: str | os.PathLike = "."
+) -> tuple[dict[str, dict], list[Entry]]:
+    """Read and check the catalogue at ``path`` against the workflow ``config``.
+
+    Returns the papers (id -> citation) and the entries, in the catalogue's order.
+
+    Raises
+    ------
+    ConfigError
+        Naming the entry and the problem: a missing or unknown key, an unknown paper,
+        table, figure, metric or reason, targets and a reason together, a benchmark
+        script that does not exist under ``root``.
+    """
+    try:
+        with open(path, encoding="utf-8") as fh:
+            raw = yaml.safe_load(fh)
+    except FileNotFoundError:
+        raise ConfigError(
+            f"reproduction catalogue {os.fspath(path)!r} does not exist; it lists every table and "
+            "figure of the papers (config/reproduction.yaml)"
+        ) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"reproduction catalogue {os.fspath(path)!r} is not valid YAML: {exc}") from None
+    errors = jsonschema.Draft202012Validator(_SCHEMA).iter_errors(raw)
+    errors = sorted(errors, key=lambda e: [str(part) for part in e.absolute_path])
+    if errors:
+        raise ConfigError(
+            f"invalid reproduction catalogue {os.fspath(path)!r}:\n" + "\n".join(_describe(e) for e in errors)
+        )
+    entries = []
+    problems = []
+    for index, spec in enumerate(raw["items"]):
+        where = f"  at items/{index} ({spec['paper']} {spec['item']})"
+        found = _check_entry(spec, raw["papers"], config, Path(root))
+        problems += [f"{where}: {problem}" for problem in found]
+        if not found:
+            entries.append(_entry(spec))
+    seen = Counter((entry.paper, entry.item) for entry in entries)
+    problems += [f"  {paper} {item!r} is listed {n} times" for (paper, item), n in seen.items() if n > 1]
+    if problems:
+        raise ConfigError(f"invalid reproduction catalogue {os.fspath(path)!r}:\n" + "\n".join(problems))
+    return raw["papers"], entries
+
+
+def paper_of(config: dict[str, Any], kind: str, name: str) -> str | None:
+    """The paper of a table or figure (``kind`` "tables" or "figures"): that of its (first) experiment."""
+    experiments = config[kind][name]["experiment"]
+    first = experiments if isinstance(experiments, str) else experiments[0]
+    return config["experiments"][first].get("paper")
+
+
+def existing_targets(catalogue: str | os.PathLike, config: dict[str, Any], root: str | os.PathLike = ".") -> list[str]:
+    """The files named by the catalogue's entries (tables, figures, benchmark outputs) that exist."""
+    _, entries = load_catalogue(catalogue, config, root)
+    targets = sorted({path for entry in entries for path in entry.targets})
+    return [path for path in targets if (Path(root) / path).exists()]
+
+
+def _check_entry(spec: dict, papers: dict, config: dict, root: Path) -> list[str]:
+    """What is wrong with one catalogue entry, checked against the workflow config."""
+    problems = []
+    if spec["paper"] not in papers:
+        problems.append(f"unknown paper {spec['paper']!r}; papers: {', '.join(papers)}")
+    has_targets = any(key in spec for key in ("tables", "figures", "script"))
+    if has_targets == ("reason" in spec):
+        problems.append(
+            "give either targets (tables, figures or script) or a reason "
+            f"({', '.join(REASONS)}), not {'both' if has_targets else 'neither'}"
+        )
+    if ("tables" in spec) != ("compare" in spec):
+        problems.append("tables and compare go together: compare names the metrics that decide the status")
+    if "rows" in spec and "tables" not in spec:
+        problems.append("rows selects rows of tables; this entry has none")
+    for kind in ("tables", "figures"):
+        for name in spec.get(kind, []):
+            if name not in config[kind]:
+                problems.append(
+                    f"unknown {kind[:-1]} {name!r}; {kind} of the config: {', '.join(config[kind]) or 'none'}"
+                )
+                continue
+            owner = paper_of(config, kind, name)
+            if owner not in (None, spec["paper"]):
+                problems.append(f"{kind[:-1]} {name!r} is drawn from an experiment of paper {owner!r}")
+    metrics = {m for name in spec.get("tables", []) if name in config["tables"] for m in config["tables"][name]["metrics"]}
+    for metric in spec.get("compare", {}):
+        if metrics and metric not in metrics:
+            problems.append(f"compare metric {metric!r} is in none of its tables; their metrics: {', '.join(sorted(metrics))}")
+    if "script" in spec:
+        script = shlex.split(spec["script"]["command"])[1]
+        if not (root / script).is_file():
+            problems.append(f"benchmark script {script!r} does not exist")
+    return problems
+
+
+def _entry(spec: dict) -> Entry:
+    rows = spec.get("rows", {})
+    script = spec.get("script", {})
+    return Entry(
+        paper=spec["paper"],
+        item=spec["item"],
+        shows=spec["shows"],
+        tables=tuple(spec.get("tables", ())),
+        figures=tuple(spec.get("figures", ())),
+        command=script.get("command"),
+        outputs=tuple(script.get("outputs", ())),
+        datasets=tuple(rows["datasets"]) if "datasets" in rows else None,
+        methods=tuple(rows["methods"]) if "methods" in rows else None,
+        compare=tuple((metric, Tolerance.parse(tol)) for metric, tol in spec.get("compare", {}).items()),
+        reason=spec.get("reason"),
+        note=spec.get("note", ""),
+    )
+
+
+def compare_tables(entry: Entry, root: str | os.PathLike = ".") -> tuple[list[Gap], list[str], int]:
+    """Ours against the paper's for the entry's rows and compared metrics.
+
+    Returns the gaps (one per value both have), the values of the paper that have no
+    value of ours (``"dataset / method / metric"``), and the number of failed runs in
+    the compared rows.
+
+    Raises
+    ------
+    ConfigError
+        If a compared metric has no published value in the selected rows (the
+        catalogue then compares nothing for it).
+    """
+    tolerances = dict(entry.compare)
+    frames = [pd.read_csv(Path(root) / f"results/tables/{name}.csv") for name in entry.tables]
+    table = pd.concat(frames, ignore_index=True)
+    keep = table["metric"].isin(list(tolerances))
+    keep &= _matches(table["dataset"], entry.datasets) & _matches(table["method"], entry.methods)
+    table = table[keep]
+    published = table[table["paper_mean"].notna()]
+    for metric in tolerances:
+        if not (published["metric"] == metric).any():
+            raise ConfigError(
+                f"{entry.paper} {entry.item}: no published value of {metric!r} in the selected rows of "
+                f"{', '.join(entry.tables)}; remove it from compare or widen rows"
+            )
+    ours = published["ours_mean"].notna()
+    gaps = [
+        Gap(row.dataset, row.method, row.metric, float(row.ours_mean), float(row.paper_mean), tolerances[row.metric])
+        for row in published[ours].itertuples()
+    ]
+    missing = [f"{row.dataset} / {row.method} / {row.metric}" for row in published[~ours].itertuples()]
+    failed = 0
+    if "n_failed" in table:
+        failed = int(table.groupby(["dataset", "method"])["n_failed"].max().fillna(0).sum())
+    return gaps, missing, failed
+
+
+def _matches(values: pd.Series, patterns: tuple[str, ...] | None) -> pd.Series:
+    if patterns is None:
+        return pd.Series(True, index=values.index)
+    return values.astype(str).map(lambda v: any(fnmatch.fnmatchcase(v, p) for p in patterns))
+
+
+def assess(entry: Entry, root: str | os.PathLike = ".") -> Assessment:
+    """The status and largest gap of one entry, from the files under ``root``."""
+    if entry.reason == "not configured yet":
+        return Assessment("not configured yet", "—")
+    if entry.reason:
+        return Assessment(f"not reproducible ({entry.reason})", "—")
+    missing = [path for path in entry.targets if not (Path(root) / path).exists()]
+    if missing:
+        return Assessment("not run yet", "missing: " + ", ".join(f"`{path}`" for path in missing))
+    if not entry.tables:
+        return Assessment("drawn", "figure: compare visually")
+    gaps, absent, failed = compare_tables(entry, root)
+    within = sum(gap.excess <= 1 for gap in gaps)
+    total = len(gaps) + len(absent)
+    if within < len(gaps):
+        status = "deviates"
+    elif absent:
+        status = "incomplete"
+    else:
+        status = "reproduced"
+    status += f" ({within} of {total} values within tolerance"
+    status += f"; {failed} failed runs)" if failed else ")"
+    largest = max(gaps, key=lambda gap: gap.excess, default=None)
+    text = str(largest) if largest else "no value of ours to compare"
+    if absent:
+        text += f"; no value of ours for {len(absent)}: " + ", ".join(absent[:3]) + (", ..." if len(absent) > 3 else "")
+    per_metric = [max((g for g in gaps if g.metric == metric), key=lambda g: g.excess, default=None) for metric, _ in entry.compare]
+    return Assessment(status, text, "; ".join(str(g) for g in per_metric if g is not None))
+
+
+def render(
+    papers: dict[str, dict], entries: list[Entry], assessments: list[Assessment], config: dict[str, Any], command: str
+) -> str:
+    """REPRODUCTION.md: a legend, a count per status, then one table per paper."""
+    lines = [
+        "# Reproduction status of every table and figure",
+        "",
+        f"Generated by `{command}` from the catalogue `config/reproduction.yaml` and the tables and "
+        "figures in `results/`. Do not edit it by hand: change the catalogue or rerun the experiments.",
+        "",
+        "Gaps are ours minus the paper's, absolute or relative to the paper's value as the tolerance is; "
+        "the largest is the one furthest outside (or closest to) its tolerance. Only the metrics listed "
+        "under *compared* decide the status; times measured on other machines never do.",
+        "",
+    ]
+    lines += [f"- **{status}**: {meaning}" for status, meaning in STATUSES.items()]
+    counts = Counter(a.status.split(" (")[0] for a in assessments)
+    lines += ["", "Summary: " + ", ".join(f"{n} {status}" for status, n in counts.most_common()) + ".", ""]
+    for paper, info in papers.items():
+        rows = [(e, a) for e, a in zip(entries, assessments) if e.paper == paper]
+        if not rows:
+            continue
+        lines += [f"## {paper}: {info['citation']}", ""]
+        frame = pd.DataFrame(
+            [
+                {
+                    "item": e.item,
+                    "shows": e.shows,
+                    "status": a.status,
+                    "largest gap (ours − paper)": a.gap,
+                    "compared (tolerance)": ", ".join(f"{m} ({t})" for m, t in e.compare) or "—",
+                    "rebuild": f"`{e.rebuild}`" if e.rebuild != "—" else "—",
+                }
+                for e, a in rows
+            ]
+        )
+        lines += [frame.map(_cell).to_markdown(index=False), ""]
+        for e, a in rows:
+            if a.by_metric:
+                lines.append(f"- {e.item}, largest gap per metric: {a.by_metric}.")
+            if e.note:
+                lines.append(f"- {e.item}: {e.note}")
+        lines += [""]
+    extra = _uncatalogued(entries, config)
+    if extra:
+        lines += ["## Also built (not in the papers)", ""]
+        lines += [f"- {kind} `{name}`: {caption}" for kind, name, caption in extra]
+        lines += [""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _uncatalogued(entries: list[Entry], config: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """Tables and figures of the config that no catalogue entry names."""
+    named = {("table", n) for e in entries for n in e.tables} | {("figure", n) for e in entries for n in e.figures}
+    return [
+        (kind[:-1], name, spec.get("caption", ""))
+        for kind in ("tables", "figures")
+        for name, spec in config[kind].items()
+        if (kind[:-1], name) not in named
+    ]
+
+
+def build_reproduction(
+    config: dict[str, Any],
+    catalogue: str | os.PathLike,
+    *,
+    root: str | os.PathLike = ".",
+    command: str = "mkbench report --config config/config.yaml --reproduction results/REPRODUCTION.md",
+) -> str:
+    """The text of REPRODUCTION.md: the catalogue checked, every entry assessed from the files under ``root``.
+
+    ``command`` is the command quoted in the text as the one that regenerates it.
+    """
+    papers, entries = load_catalogue(catalogue, config, root)
+    assessments = [assess(entry, root) for entry in entries]
+    return render(papers, entries, assessments, config, command)
+
+
+def write_reproduction(
+    config: dict[str, Any], catalogue: str | os.PathLike, out: str | os.PathLike, **kwargs: Any
+) -> str:
+    """Write :func:`build_reproduction` to ``out`` atomically and return it.
+
+    Every entry is assessed before anything is written, so a bad catalogue or table
+    leaves ``out`` as it was.
+    """
+    text = build_reproduction(config, catalogue, **kwargs)
+    write_text(out, text)
+    return text

@@ -1,0 +1,180 @@
+"""The benchmark scripts (benchmarks/*.py) and the dashboard that gathers them (issue 8).
+
+Every script runs here with ``--quick --json`` (tiny sizes: this checks that it
+runs and what it records, not the speed); the data-based ones need the mirror.
+The dashboard is rendered from a script's record and a hand-made one with a
+scaling series; the Snakemake target ``bench`` plans every script.
+"""
+
+import json
+import math
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mkbench.config import load_config
+
+from .conftest import ROOT
+
+BENCHMARKS = ROOT / "benchmarks"
+SNAKEMAKE = shutil.which("snakemake") or str(Path(sys.executable).with_name("snakemake"))
+sys.path.insert(0, str(BENCHMARKS))  # the scripts import their shared module as `_common`
+
+import _common  # noqa: E402
+
+ISSUES = {"pricing": 3, "fit_time": 3, "mark_scalability": 4, "mkl_speed": 6, "cgens_speed": 7}
+
+
+def run(script: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BENCHMARKS / f"{script}.py"), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def run_quick(name: str, tmp_path: Path, *args: str) -> dict:
+    out = tmp_path / f"{name}.json"
+    done = run(name, "--quick", "--json", str(out), *args)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip(), "the script must keep printing its results"
+    return json.loads(out.read_text())
+
+
+def check_record(record: dict, name: str) -> None:
+    assert record["benchmark"] == name and record["issue"] == ISSUES[name]
+    assert record["parameters"]["quick"] is True and "json" not in record["parameters"]
+    assert record["ratios"], "every benchmark measures at least one ratio"
+    for r in record["ratios"]:
+        assert set(r) == {"what", "ours", "peer", "value", "goal", "met", "note"}
+        for side in (r["ours"], r["peer"]):
+            assert set(side) == {"label", "value", "unit"} and math.isfinite(side["value"])
+        if r["goal"] is None:
+            assert r["met"] is None
+        else:  # met is the goal applied to the value (a benchmark may add a condition, never relax one)
+            assert isinstance(r["met"], bool) and (not r["met"] or _common.goal_met(r["value"], r["goal"]))
+    for s in record["series"]:
+        assert len(s["sizes"]) == len(s["seconds"]) >= 2 and min(s["seconds"]) > 0
+    machine = record["machine"]
+    assert machine["cores"] >= 1 and machine["cpu"] and machine["python"]
+    assert {"numpy", "scipy", "scikit-learn", "highspy"} <= set(machine["packages"])
+    assert len(record["load"]["start"]) == len(record["load"]["end"]) == 3
+    assert record["wall_seconds"] > 0 and record["command"].startswith("python ")
+
+
+@pytest.fixture(scope="module")
+def pricing_record(tmp_path_factory) -> dict:
+    return run_quick("pricing", tmp_path_factory.mktemp("pricing"))
+
+
+def test_goal_met():
+    assert _common.goal_met(0.2, "<= 0.25") and not _common.goal_met(0.3, "<= 0.25")
+    assert _common.goal_met(4.0, ">= 4") and not _common.goal_met(3.9, ">= 4")
+    assert not _common.goal_met(float("nan"), "<= 0.25")
+    assert _common.goal_met(1.0, None) is None
+    with pytest.raises(ValueError, match="goal"):
+        _common.goal_met(1.0, "at most 2")
+
+
+def test_loglog_slope_and_series():
+    sizes = [1000, 2000, 4000, 8000]
+    assert _common.loglog_slope(sizes, [3e-6 * n**1.5 for n in sizes]) == pytest.approx(1.5)
+    with pytest.raises(ValueError, match="2 sizes but 3 times"):
+        _common.series("x", [1, 2], [1.0, 2.0, 3.0])
+
+
+def test_best_of_takes_the_shortest(monkeypatch):
+    clock = iter([0.0, 5.0, 10.0, 12.0, 20.0, 23.0])  # calls of 5, 2 and 3 seconds
+    monkeypatch.setattr(_common.time, "perf_counter", lambda: next(clock))
+    assert _common.best_of(lambda: None, repeats=3) == 2.0
+
+
+def test_pricing(pricing_record):
+    check_record(pricing_record, "pricing")
+    assert pricing_record["ratios"][0]["goal"] == ">= 0.5"
+    assert pricing_record["timings"]["full_gram_bytes"] == 3 * 1000**2 * 8
+
+
+@pytest.mark.mirror
+def test_fit_time(tmp_path, mirror):
+    record = run_quick("fit_time", tmp_path, "--mirror", str(mirror))
+    check_record(record, "fit_time")
+    assert [r["goal"] for r in record["ratios"]] == ["<= 0.25", "<= 0.25"]  # libsvm and clarabel backends
+
+
+@pytest.mark.mirror
+def test_mark_scalability(tmp_path, mirror):
+    record = run_quick("mark_scalability", tmp_path, "--mirror", str(mirror))
+    check_record(record, "mark_scalability")
+    assert [s["x"] for s in record["series"]] == ["N", "N"]  # MARK-L and SVR against N
+    slope = record["ratios"][0]
+    assert slope["value"] == pytest.approx(_common.loglog_slope(record["series"][0]["sizes"],
+                                                                record["series"][0]["seconds"]))
+
+
+@pytest.mark.mirror
+def test_mkl_speed(tmp_path, mirror):
+    record = run_quick("mkl_speed", tmp_path, "--mirror", str(mirror))
+    check_record(record, "mkl_speed")
+    assert set(record["timings"]) == {"credit", "ionosphere", "sonar", "memory"}  # the config's MKL data sets
+    memory = record["timings"]["memory"]
+    assert memory["stack_bytes"] == memory["n_kernels"] * memory["n_train"] ** 2 * 8
+
+
+@pytest.mark.mirror
+def test_cgens_speed_and_figure2(tmp_path, mirror):
+    figure = tmp_path / "figure2.png"
+    record = run_quick("cgens_speed", tmp_path, "--mirror", str(mirror), "--figure", str(figure))
+    check_record(record, "cgens_speed")
+    runs = record["timings"]["iterations_run"]
+    for name in ("CGEns", "LPBoost"):  # exactly max_iter learners, a cumulative time per iteration
+        assert runs[name]["n_iter"] == len(runs[name]["curve"]) == record["parameters"]["max_iter"]
+        assert runs[name]["curve"] == sorted(runs[name]["curve"]) and runs[name]["curve"][-1] <= runs[name]["seconds"]
+    assert figure.read_bytes()[:4] == b"\x89PNG" and figure.with_suffix(".pdf").read_bytes()[:4] == b"%PDF"
+
+
+def test_dashboard(tmp_path, pricing_record):
+    pricing = tmp_path / "pricing.json"
+    pricing.write_text(json.dumps(pricing_record))
+    scaling = tmp_path / "scaling.json"
+    record = _common.Record("scaling", 4, "a scaling series", _common.parser("x").parse_args(["--json", str(scaling)]))
+    record.add_series("ours", [100, 200, 400], [1.0, 2.0, 4.0], x="N")
+    record.add_ratio("time ours / peer", _common.measure("ours", 1.0), _common.measure("peer", 5.0), 0.2, "<= 0.25")
+    record.write()
+    out, figure = tmp_path / "BENCHMARKS.md", tmp_path / "figures" / "scaling.png"
+    done = run("dashboard", str(pricing), str(scaling), "--out", str(out), "--figure", str(figure))
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert "| issue | benchmark | what | ours vs peer | ratio | goal | met |" in text
+    rows = [line for line in text.splitlines() if line.startswith(("| 3 |", "| 4 |"))]
+    assert len(rows) == len(pricing_record["ratios"]) + 1
+    assert "| 4 | scaling | time ours / peer | ours: 1 s vs peer: 5 s | 0.2 | <= 0.25 | met |" in rows
+    assert pricing_record["machine"]["cpu"] in text and "snakemake bench" in text
+    assert "](figures/scaling.png)" in text and figure.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_dashboard_rejects_other_json(tmp_path):
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"benchmark": "x"}))
+    done = run("dashboard", str(other), "--out", str(tmp_path / "B.md"), "--figure", str(tmp_path / "f.png"))
+    assert done.returncode != 0 and "not a benchmark record" in done.stderr
+    assert not (tmp_path / "B.md").exists()
+
+
+def test_snakemake_bench_plans_every_script(tmp_path):
+    for item in ("workflow", "config", "benchmarks"):  # an empty working copy: no output hides a job
+        shutil.copytree(ROOT / item, tmp_path / item)
+    done = subprocess.run([SNAKEMAKE, "bench", "-n", "--cores", "2", "--quiet", "rules", "--configfile",
+                           "config/smoke.yaml"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = [line.split() for line in done.stdout.splitlines()]  # the job stats: "<rule> <count>"
+    counts = {row[0]: int(row[1]) for row in rows if len(row) == 2 and row[1].isdigit()}
+    # one record per script (cgens_speed has its own rule: it also draws Figure 2), then the dashboard
+    assert counts == {"bench_record": len(ISSUES) - 1, "bench_cgens_speed": 1, "bench": 1, "total": len(ISSUES) + 1}
+
+
+@pytest.mark.parametrize("configfile", ["config/config.yaml", "config/smoke.yaml"])
+def test_no_config_figure_is_a_benchmark_output(configfile):
+    # rule all asks for the config's figures only; one named like these would collide with the bench rules
+    figures = load_config(ROOT / configfile)["figures"]
+    assert not {"cgens-figure2", "bench-scaling"} & set(figures)

@@ -1,0 +1,87 @@
+# Benchmarks (issue 8): `snakemake bench --cores 1` runs every script in benchmarks/ and writes
+# results/BENCHMARKS.md. Not part of `rule all`: they measure the machine, not the papers.
+# Each script compares our method with its peer within its own run (benchmarks/_common.py);
+# BLAS is held to the rule's threads so that the ratios do not depend on the machine's free cores.
+import shlex
+
+# The data mirror, as the fetch rule takes it (config data.mirror, else $MKBENCH_DATA_MIRROR).
+BENCH_MIRROR = f"--mirror {shlex.quote(MIRROR)}" if MIRROR else ""
+
+
+# Per benchmark: its arguments beyond --json, and its resources (minutes, MB).
+BENCHMARKS = {
+    "pricing": ("", 10, 4000),  # random arrays, no data set
+    # Table 1's early stop (500 columns), capped at 180 s per backend to keep the bench short
+    "fit_time": (f"{BENCH_MIRROR} --max-iter 500 --time-limit 180", 20, 4000),
+    "mark_scalability": (BENCH_MIRROR, 30, 6000),
+    "mkl_speed": (f"{BENCH_MIRROR} --config config/config.yaml --splits 2", 30, 4000),
+}
+
+
+rule bench_record:
+    input:
+        "benchmarks/{name}.py",
+        "benchmarks/_common.py",
+        "config/config.yaml",
+    output:
+        record="results/bench/{name}.json",
+    wildcard_constraints:
+        name="|".join(BENCHMARKS),
+    log:
+        "results/logs/bench/{name}.log",
+    benchmark:
+        "results/benchmarks/bench/{name}.tsv"
+    params:
+        args=lambda wildcards: BENCHMARKS[wildcards.name][0],
+    threads: 1
+    resources:
+        runtime=lambda wildcards: BENCHMARKS[wildcards.name][1],
+        mem_mb=lambda wildcards: BENCHMARKS[wildcards.name][2],
+    conda:
+        "../../environment.yml"
+    shell:
+        "OMP_NUM_THREADS={threads} OPENBLAS_NUM_THREADS={threads} MKL_NUM_THREADS={threads} "
+        "python benchmarks/{wildcards.name}.py {params.args} --json {output.record} > {log} 2>&1"
+
+
+# CGEns vs LPBoost also draws the CGEns paper's Figure 2 from the same timings.
+rule bench_cgens_speed:
+    input:
+        "benchmarks/cgens_speed.py",
+        "benchmarks/_common.py",
+    output:
+        record="results/bench/cgens_speed.json",
+        png="results/figures/cgens-figure2.png",
+        pdf="results/figures/cgens-figure2.pdf",
+    log:
+        "results/logs/bench/cgens_speed.log",
+    benchmark:
+        "results/benchmarks/bench/cgens_speed.tsv"
+    params:
+        mirror=BENCH_MIRROR,
+    threads: 1
+    resources:
+        runtime=40,
+        mem_mb=6000,
+    conda:
+        "../../environment.yml"
+    shell:
+        "OMP_NUM_THREADS={threads} OPENBLAS_NUM_THREADS={threads} MKL_NUM_THREADS={threads} "
+        "python benchmarks/cgens_speed.py {params.mirror} --figure {output.png} --json {output.record} > {log} 2>&1"
+
+
+rule bench:
+    input:
+        "benchmarks/dashboard.py",
+        records=expand("results/bench/{name}.json", name=[*BENCHMARKS, "cgens_speed"]),
+    output:
+        md="results/BENCHMARKS.md",
+        png="results/figures/bench-scaling.png",
+    log:
+        "results/logs/bench/dashboard.log",
+    benchmark:
+        "results/benchmarks/bench/dashboard.tsv"
+    conda:
+        "../../environment.yml"
+    shell:
+        "python benchmarks/dashboard.py {input.records} --out {output.md} --figure {output.png} > {log} 2>&1"
