@@ -21,6 +21,7 @@ from mkbench.boosting import (
 )
 from mkbench.estimators import CGEnsClassifier
 from mkbench.learners import Perceptrons, outputs
+from mkbench.methods import make_method
 
 
 def test_stump_kernel_is_the_inner_product_of_all_stumps():
@@ -118,6 +119,22 @@ def test_staged_search_counts_rounds_for_adaboost():
     search = StagedSearchCV("adaboost-mh", n_iters=[2, 10], cv=3).fit(X, y)
     assert set(search.best_params_) == {"n_estimators"}
     assert search.cv_errors_.shape == (1, 2)
+
+
+def test_staged_search_scores_a_setting_whose_fit_has_no_learner():
+    """LPBoost with C <= 1/n is optimal before its first learner: that setting is scored by its
+    learner-free prediction, not an error (IDA sets with the Table I grid)."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] + 0.3 * X[:, 1] > 0, 1, 0)
+    search = StagedSearchCV("lpboost", param_grid={"C": [0.005, 0.2]}, n_iters=[5, 10], cv=3).fit(X, y)
+    lazy = []
+    for train, test in StratifiedKFold(3, shuffle=True, random_state=0).split(X, y):
+        model = make_method("lpboost", {"C": 0.005, "max_iter": 10}).fit(X[train], y[train])
+        assert model.n_iter_ == 0
+        lazy.append(np.mean(model.predict(X[test]) != y[test]))
+    np.testing.assert_allclose(search.cv_errors_[0], np.mean(lazy))
+    assert search.best_params_["C"] == 0.2
 
 
 def test_plain_grid_search_without_iteration_counts():

@@ -189,10 +189,11 @@ def test_raetsch_uses_predefined():
     _assert_same(splits, other)
 
 
-def test_raetsch_too_few_predefined():
-    params = {"n_train": 40, "n_test": 70, "n_repeats": 10, "predefined": _predefined(5)}
-    with pytest.raises(ConfigError, match="n_repeats=10 but only 5 predefined splits are available"):
-        make_splits("raetsch", y=Y, seed=0, **params)
+def test_raetsch_too_few_predefined_draws_random_splits_of_the_same_sizes():
+    params = {"n_train": 40, "n_test": 70, "n_repeats": 10}
+    splits = make_splits("raetsch", y=Y, seed=3, predefined=_predefined(5), **params)
+    _assert_same(splits, make_splits("raetsch", y=Y, seed=3, **params))
+    assert len(splits) == 10 and all((s["train"].size, s["test"].size) == (40, 70) for s in splits)
 
 
 def test_raetsch_predefined_size_mismatch():

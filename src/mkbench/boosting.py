@@ -393,7 +393,8 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
                     if n_iters is None:
                         errors[g, 0] += np.mean(model.predict(X[test]) != y[test]) / self.cv
                         continue
-                    staged = list(model.staged_predict(X[test]))
+                    # a fit that stopped before its first learner (optimal at once) has no stages
+                    staged = list(model.staged_predict(X[test])) or [model.predict(X[test])]
                     for k, t in enumerate(n_iters):
                         errors[g, k] += np.mean(staged[min(t, len(staged)) - 1] != y[test]) / self.cv
             g, k = np.unravel_index(np.argmin(errors), errors.shape)

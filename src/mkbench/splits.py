@@ -23,8 +23,8 @@ same splits. The protocols are registered in :data:`PROTOCOLS`:
     A labelled ``train`` part, an ``unlabeled`` part and a ``test`` part.
 ``raetsch(n_train, n_test, n_repeats, predefined=None)``
     The IDA benchmark protocol: the first ``n_repeats`` of the ``predefined``
-    realisations (pairs of 0-based train and test indices) when given,
-    otherwise random splits of the same sizes.
+    realisations (pairs of 0-based train and test indices) when there are that
+    many, otherwise seeded random splits of the same sizes (CGEns §VI-A).
 ``loo()``
     Leave-one-out: one split per point.
 ``official(train_idx, test_idx)``
@@ -336,17 +336,13 @@ def _raetsch(
     n_repeats: int,
     predefined: Sequence[tuple[Any, Any]] | None = None,
 ) -> list[Split]:
-    """The IDA benchmark's realisations, or random splits of the same sizes."""
+    """The IDA benchmark's realisations if there are ``n_repeats`` of them, else random splits of the same sizes."""
     _check_int("n_train", n_train, 1)
     _check_int("n_test", n_test, 1)
     _check_int("n_repeats", n_repeats, 1)
-    if predefined is None:
+    if predefined is None or len(predefined) < n_repeats:
+        # e.g. banana, german, titanic: the mirror has only the first IDA realisation
         return _subsets(y, rng, sizes={"train": n_train, "test": n_test}, n_repeats=n_repeats)
-    if len(predefined) < n_repeats:
-        raise ConfigError(
-            f"n_repeats={n_repeats} but only {len(predefined)} predefined splits are available; "
-            f"set n_repeats to at most {len(predefined)}"
-        )
     splits = []
     for i, (train_idx, test_idx) in enumerate(predefined[:n_repeats]):
         parts = {"train": train_idx, "test": test_idx}
