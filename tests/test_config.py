@@ -21,8 +21,8 @@ def test_shipped_configs_validate_and_plan():
     jobs = plan_jobs(full)
     count = Counter(j.experiment for j in jobs)
     assert count["mark-benchmarks"] == 3 * 2 * 10  # MARK Tables 2-3: 3 methods x 2 data sets x 10 folds
-    # CG-Boost Table 1: 7 kernel sets x (2 C of the QP + 3 C of the LP), one seed
-    assert count["cgboost-table1"] == 7 * (2 + 3)
+    # CG-Boost Table 1: 7 kernel sets x (2 C of the QP + 4 C of the LP) x 3 seeds
+    assert count["cgboost-table1"] == 7 * (2 + 4) * 3
     assert count["ssmk-l100"] == 4 * 10  # SSMK, IMK and their other routes x 10 trials
     assert len(set(j.record_path for j in jobs)) == len(jobs)
     smoke = load_config(ROOT / "config" / "smoke.yaml")
