@@ -22,7 +22,7 @@ NAMES = sorted(
     [
         "mnist", "mnist-odd-even", "usps", "boston", "abalone", "house-8l", "house-8h", "sk-diabetes",
         "spambase", "ionosphere", "sonar", "credit", "sk-breast-cancer", "wine", "iris", "glass", "vehicle",
-        "dna", "vowel", "segment", "sk-digits", "hiv-qsar", *IDA,
+        "dna", "vowel", "segment", "sk-digits", "hiv-qsar", "gaussian-disc", *IDA,
     ]
 )  # fmt: skip
 

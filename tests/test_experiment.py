@@ -1,9 +1,11 @@
 import math
+import warnings
 
 import numpy as np
 import pytest
 from sklearn.compose import TransformedTargetRegressor
 from sklearn.datasets import load_diabetes
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
@@ -86,7 +88,7 @@ def test_trace_scores_a_part_at_every_iteration(diabetes):
     assert len({row["validation_error"] for row in history}) > 1
     with pytest.raises(ConfigError, match=r"trace names part\(s\) \['unlabeled'\] that the split lacks"):
         experiment.run_job(data, split, method="cg", estimator="cgboost", trace=("unlabeled",))
-    with pytest.raises(ConfigError, match="method 'svc' takes no per-iteration callback"):
+    with pytest.raises(ConfigError, match="method 'svc' takes no per-iteration callback and has no staged_predict"):
         experiment.run_job(data, split, method="s", estimator="svc", trace=("validation",))
 
 
@@ -116,3 +118,56 @@ def test_fit_unlabeled_passes_the_unlabeled_part_to_fit():
     with pytest.raises(ConfigError, match="fit_unlabeled needs an 'unlabeled' part"):
         experiment.run_job(data, {"train": split["train"], "test": split["test"]}, method="ssmk",
                            estimator="ssmk", fit_unlabeled=True)
+
+
+def _disc_job_data():
+    from mkbench.datasets import load
+
+    data = load("gaussian-disc")
+    idx = np.random.default_rng(1).permutation(len(data.y))[:300]
+    return data, {"train": np.sort(idx[:200]), "test": np.sort(idx[200:])}
+
+
+def test_trace_through_staged_predictions_without_a_callback():
+    """CGEns Fig. 1: CGEns and scikit-learn's AdaBoost have no callback; staged_predict scores every iteration."""
+    from sklearn.ensemble import AdaBoostClassifier
+
+    from mkbench.estimators import CGEnsClassifier
+
+    data, split = _disc_job_data()
+    X, y = data.X, data.y
+    for estimator, params, direct in (
+        ("cgens", {"C": 1.0, "max_iter": 15}, CGEnsClassifier(C=1.0, max_iter=15)),
+        ("adaboost", {"n_estimators": 15, "random_state": 0}, AdaBoostClassifier(n_estimators=15, random_state=0)),
+    ):
+        record = experiment.run_job(data, split, method=estimator, estimator=estimator, params=params,
+                                    trace=("train", "test"), preprocess="none")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            direct.fit(X[split["train"]], y[split["train"]])
+        expected = [np.mean(p != y[split["test"]]) for p in direct.staged_predict(X[split["test"]])]
+        rows = {row["n_columns"]: row for row in record["history"] if "test_error" in row}
+        assert sorted(rows) == list(range(1, len(expected) + 1))
+        np.testing.assert_allclose([rows[t]["test_error"] for t in sorted(rows)], expected)
+        assert rows[len(expected)]["test_error"] == record["test_error"]  # the last stage is the fitted model
+        assert rows[len(expected)]["train_error"] == record["train_error"]
+        if estimator == "cgens":  # its own history is kept, the scores added to its rows
+            assert len(record["history"]) == direct.n_iter_ + 1 and record["history"][0]["n_columns"] == 0
+            assert all("objective" in row for row in record["history"])
+
+
+def test_count_features_records_each_features_stumps():
+    from mkbench.boosting import feature_counts
+    from mkbench.estimators import CGEnsClassifier
+
+    data, split = _disc_job_data()
+    record = experiment.run_job(data, split, method="cgens", estimator="cgens", params={"C": 1.0, "max_iter": 9},
+                                preprocess="none", count_features=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        direct = CGEnsClassifier(C=1.0, max_iter=9).fit(data.X[split["train"]], data.y[split["train"]])
+    counts = feature_counts(direct)
+    assert [record["feature_count_1"], record["feature_count_2"]] == counts.tolist() and counts.sum() == 9
+    assert "feature_count_3" not in record and "feature_count_0" not in record
+    with pytest.raises(ConfigError, match="method 'svm-ensemble-kernel' is not an ensemble of stumps"):
+        experiment.run_job(data, split, method="s", estimator="svm-ensemble-kernel", count_features=True)

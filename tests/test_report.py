@@ -10,6 +10,7 @@ from mkbench.report import (
     MARK_L_STORAGE,
     collect_histories,
     collect_records,
+    draw_bars,
     draw_lines,
     load_reference,
     paper_vs_ours,
@@ -154,3 +155,20 @@ def test_largest_restricted_problem_is_read_from_the_history(tmp_path):
     write_json(tmp_path / "r.json", rec)
     frame = collect_records([tmp_path / "r.json"])
     assert frame.loc[0, "max_problem_columns"] == 5 and frame.loc[0, "max_problem_rows"] == 10
+
+
+def test_bars_of_numbered_fields(tmp_path):
+    """CGEns Fig. 5: feature_count_<j> by feature j, one bar per method (mean over splits)."""
+    rows = [
+        {"dataset": "spambase", "method": m, "split": k, "status": "optimal", "param": "default",
+         "feature_count_1": k + (m == "cgens"), "feature_count_2": 3, "feature_count_10": 0, "test_error": 0.1}
+        for m in ("cgens", "adaboost") for k in range(3)
+    ]
+    frame = pd.DataFrame(rows + [{**rows[0], "status": "failed: x", "feature_count_1": 99}])
+    drawn = draw_bars(frame, "feature_count", tmp_path / "bars", title="t")
+    means = drawn.groupby(["method", "k"])["feature_count"].mean()
+    assert means[("cgens", 1)] == 2.0 and means[("adaboost", 1)] == 1.0  # the failed job's 99 is left out
+    assert sorted(drawn["k"].unique()) == [1, 2, 10] and means[("adaboost", 2)] == 3
+    assert (tmp_path / "bars.png").stat().st_size > 0 and (tmp_path / "bars.pdf").stat().st_size > 0
+    with pytest.raises(ConfigError, match="no record has fields selected_1, selected_2"):
+        draw_bars(frame, "selected", tmp_path / "none", title="t")

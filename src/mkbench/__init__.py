@@ -19,6 +19,8 @@ _ESTIMATORS = {
     "LPBoostClassifier": "mkbench.estimators",
     "AdaBoostMHClassifier": "mkbench.boosting",
     "InfiniteEnsembleSVC": "mkbench.boosting",
+    "LearnerAdaBoostClassifier": "mkbench.boosting",
+    "RFFClassifier": "mkbench.rff",
     "SelectedSVR": "mkbench.baselines",
     "SelectedKernelRidge": "mkbench.baselines",
     "SelectedSVC": "mkbench.baselines",

@@ -10,7 +10,14 @@
   stumps and perceptrons that CGEns selects from (§II), and
   :class:`InfiniteEnsembleSVC`, the SVM with either one (Tables I and II).
 * :class:`StagedSearchCV`: the model selection of §VI-A, C and the iteration
-  count by 5-fold cross-validation, from one fit per fold via ``staged_predict``.
+  count by 5-fold cross-validation, from one fit per fold via ``staged_predict``;
+  optionally at the bandwidth of a cross-validated RBF SVM (CGEns with Fourier
+  learners, Table II).
+* :class:`WeakLearnerClassifier` and :class:`LearnerAdaBoostClassifier`:
+  scikit-learn's AdaBoost over the sampled perceptrons of :mod:`mkbench.learners`
+  (Table II, "AdaBoost" with perceptrons).
+* :func:`feature_counts`: how often each input feature is split on by a fitted
+  stump ensemble (Fig. 5).
 """
 
 from __future__ import annotations
@@ -23,18 +30,23 @@ import numpy as np
 from scipy.spatial.distance import cdist
 from scipy.special import gammaln
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.ensemble import AdaBoostClassifier
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import ParameterGrid, StratifiedKFold
 from sklearn.svm import SVC
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from .learners import Stump, Stumps, outputs
+from .learners import Stump, Stumps, make_family, outputs
 
 __all__ = [
     "AdaBoostMHClassifier",
     "InfiniteEnsembleSVC",
+    "LearnerAdaBoostClassifier",
     "StagedSearchCV",
+    "WeakLearnerClassifier",
+    "feature_counts",
     "perceptron_kernel",
     "perceptron_kernel_delta",
     "stump_kernel",
@@ -331,11 +343,19 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         Stratified folds.
     random_state : int, default=0
         Seeds the folds.
+    svc_bandwidth_grid : dict or None, default=None
+        A grid ``{"C": [...], "gamma": [...]}`` of an RBF SVM (scikit-learn's SVC,
+        method ``"svc-rbf"``). If given, that SVM is cross-validated first, on the
+        same folds, and its chosen ``gamma`` is passed to the method as a fixed
+        parameter: CGEns samples its Fourier learners at the SVM's cross-validated
+        bandwidth (§VI-A, Table II). The SVM's choice is the one a separate search
+        of the same grid with ``method="svc-rbf"`` and ``n_iters=None`` makes.
 
     Attributes
     ----------
     best_params_ : dict
-        The chosen grid point and iteration count.
+        The chosen grid point and iteration count (and ``gamma`` with
+        ``svc_bandwidth_grid``).
     best_estimator_ : estimator
         The method refitted with ``best_params_`` on all the data.
     cv_errors_ : ndarray of shape (n_grid_points, len(n_iters) or 1)
@@ -352,6 +372,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         n_iters=(25, 50, 100, 250, 500),
         cv: int = 5,
         random_state: int = 0,
+        svc_bandwidth_grid: dict | None = None,
     ) -> None:
         self.method = method
         self.params = params
@@ -359,6 +380,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         self.n_iters = n_iters
         self.cv = cv
         self.random_state = random_state
+        self.svc_bandwidth_grid = svc_bandwidth_grid
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> StagedSearchCV:
         """Cross-validate, then refit the best setting on (X, y).
@@ -380,6 +402,8 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y)
         check_classification_targets(y)
         params = dict(self.params or {})
+        bandwidth = {} if self.svc_bandwidth_grid is None else {"gamma": self._svc_bandwidth(X, y)}
+        params.update(bandwidth)
         counter = "n_estimators" if "n_estimators" in make_method(self.method).get_params() else "max_iter"
         counts = {} if n_iters is None else {counter: n_iters[-1]}
         grid = list(ParameterGrid(self.param_grid or {}))
@@ -398,11 +422,22 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
                     for k, t in enumerate(n_iters):
                         errors[g, k] += np.mean(staged[min(t, len(staged)) - 1] != y[test]) / self.cv
             g, k = np.unravel_index(np.argmin(errors), errors.shape)
-            self.best_params_ = {**grid[g], **({} if n_iters is None else {counter: n_iters[k]})}
+            self.best_params_ = {**bandwidth, **grid[g], **({} if n_iters is None else {counter: n_iters[k]})}
             self.best_estimator_ = make_method(self.method, {**params, **self.best_params_}).fit(X, y)
         self.cv_errors_ = errors
         self.classes_ = self.best_estimator_.classes_
         return self
+
+    def _svc_bandwidth(self, X: np.ndarray, y: np.ndarray) -> float:
+        """The gamma of the RBF SVM cross-validated over ``svc_bandwidth_grid`` on this search's folds."""
+        grid = self.svc_bandwidth_grid
+        if not (isinstance(grid, dict) and "gamma" in grid):
+            raise ValueError(
+                f"svc_bandwidth_grid must be a dict of SVC parameters with a 'gamma' list, e.g. "
+                f"{{'C': [1, 10], 'gamma': [0.1, 1]}}; got {grid!r}"
+            )
+        svc = StagedSearchCV("svc-rbf", param_grid=grid, n_iters=None, cv=self.cv, random_state=self.random_state)
+        return float(svc.fit(X, y).best_params_["gamma"])
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """The refitted method's decision values."""
@@ -426,7 +461,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "best_estimator_")
         if hasattr(self.best_estimator_, "estimators_"):
             return len(self.best_estimator_.estimators_)
-        return int(self._refitted("n_iter_"))
+        return int(np.sum(self._refitted("n_iter_")))  # scikit-learn SVC: one count per pair of classes
 
     @property
     def status_(self) -> str:
@@ -437,3 +472,225 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
     def history_(self) -> list:
         """The refitted method's per-iteration history (CGEns, LPBoost)."""
         return self._refitted("history_")
+
+
+_ADABOOST_LEARNERS = ("stump", "perceptron")
+
+
+class _TwoClasses(ClassifierMixin):
+    """scikit-learn tags of a classifier of two classes only."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
+    """One weak learner of :mod:`mkbench.learners`, the one with the least weighted training error.
+
+    With weights D_i >= 0 and labels y_i in {-1, +1}, the learner h maximising
+    sum_i D_i y_i h(x_i) = sum_i D_i - 2 sum_{h(x_i) != y_i} D_i has the least weighted
+    error: the base learning step of AdaBoost, and of LPBoost (eq. 6). Stumps are
+    searched exactly (the constant learner included); perceptrons are the best of
+    ``n_candidates`` drawn from the perceptron kernel's measure (§VI-A). Every
+    family is negation complete, so the error is at most 1/2.
+
+    Parameters
+    ----------
+    learner : {"stump", "perceptron"}, default="perceptron"
+    n_candidates : int, default=2000
+        Perceptrons drawn per fit.
+    random_state : int, RandomState or None, default=None
+        Seeds the perceptrons (scikit-learn's AdaBoost gives each round its own seed).
+
+    Attributes
+    ----------
+    learner_ : Stump or Perceptron
+        h, signed so that h(x) = +1 means ``classes_[1]``.
+    classes_ : ndarray of shape (2,)
+    n_features_in_ : int
+    """
+
+    def __init__(self, learner: str = "perceptron", *, n_candidates: int = 2000, random_state=None) -> None:
+        self.learner = learner
+        self.n_candidates = n_candidates
+        self.random_state = random_state
+
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> WeakLearnerClassifier:
+        """Choose the learner with the least error weighted by ``sample_weight`` (uniform if None).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two classes.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights D_i.
+
+        Returns
+        -------
+        self
+        """
+        if self.learner not in _ADABOOST_LEARNERS:
+            raise ValueError(f"learner={self.learner!r} is not one of {', '.join(map(repr, _ADABOOST_LEARNERS))}")
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, signed = _binary_labels(type(self).__name__, X, y)
+        D = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        family = make_family(
+            self.learner, X, n_candidates=self.n_candidates, constant=True,
+            random_state=check_random_state(self.random_state),
+        )
+        self.learner_ = family.best(D * signed).learner
+        return self
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """``classes_[1]`` where h(x) = +1, else ``classes_[0]``."""
+        check_is_fitted(self, "learner_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self.classes_[(self.learner_(X) > 0).astype(int)]
+
+
+def _binary_labels(name: str, X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``classes_`` and y coded -1 / +1 (+1 = ``classes_[1]``); a clear error unless there are two classes."""
+    check_classification_targets(y)
+    classes = np.unique(y)
+    if classes.size != 2:
+        raise ValueError(
+            f"Only binary classification is supported. The type of the target is {type_of_target(y)}: "
+            f"y has {classes.size} class(es) {classes.tolist()[:5]}; use AdaBoostMHClassifier for more classes."
+        )
+    if X.shape[0] < 2:
+        raise ValueError(f"{name} needs at least 2 samples, got {X.shape[0]}")
+    return classes, np.where(y == classes[1], 1.0, -1.0)
+
+
+class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
+    """scikit-learn's AdaBoost over the weak learners of :mod:`mkbench.learners` (CGEns Table II, "AdaBoost").
+
+    Discrete AdaBoost (SAMME, two classes: Freund & Schapire's AdaBoost) from
+    :class:`sklearn.ensemble.AdaBoostClassifier`, each round fitting a
+    :class:`WeakLearnerClassifier` on the current weights; with perceptrons, each
+    round draws its ``n_candidates`` perceptrons afresh.
+
+    Parameters
+    ----------
+    learner : {"stump", "perceptron"}, default="perceptron"
+    n_estimators : int, default=50
+        Boosting rounds (fewer if a learner has zero weighted error).
+    n_candidates : int, default=2000
+        Perceptrons drawn per round (§VI-A).
+    random_state : int, RandomState or None, default=None
+
+    Attributes
+    ----------
+    ensemble_ : AdaBoostClassifier
+    estimators_ : list of WeakLearnerClassifier
+    n_iter_ : int
+        Rounds run.
+    classes_ : ndarray of shape (2,)
+    n_features_in_ : int
+    """
+
+    def __init__(
+        self, learner: str = "perceptron", *, n_estimators: int = 50, n_candidates: int = 2000, random_state=None
+    ) -> None:
+        self.learner = learner
+        self.n_estimators = n_estimators
+        self.n_candidates = n_candidates
+        self.random_state = random_state
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> LearnerAdaBoostClassifier:
+        """Boost on two classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, _ = _binary_labels(type(self).__name__, X, y)
+        weak = WeakLearnerClassifier(self.learner, n_candidates=self.n_candidates)
+        self.ensemble_ = AdaBoostClassifier(weak, n_estimators=self.n_estimators, random_state=self.random_state)
+        self.ensemble_.fit(X, y)
+        return self
+
+    @property
+    def estimators_(self) -> list:
+        check_is_fitted(self, "ensemble_")
+        return self.ensemble_.estimators_
+
+    @property
+    def n_iter_(self) -> int:
+        return len(self.estimators_)
+
+    def _checked(self, X: np.ndarray) -> np.ndarray:
+        check_is_fitted(self, "ensemble_")
+        return validate_data(self, X, reset=False, dtype=np.float64)
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """AdaBoost's decision values; positive means ``classes_[1]``."""
+        X = self._checked(X)
+        return self.ensemble_.decision_function(X)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Predicted classes."""
+        X = self._checked(X)
+        return self.ensemble_.predict(X)
+
+    def staged_predict(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        """Predicted classes after each round."""
+        X = self._checked(X)
+        return self.ensemble_.staged_predict(X)
+
+
+def feature_counts(model) -> np.ndarray | None:
+    """How many of a fitted ensemble's stumps split on each input feature (CGEns Fig. 5).
+
+    Reads the stumps of CGEns / LPBoost / CGEns-SLS (``learners_``), AdaBoost.MH
+    (``stumps_``), :class:`LearnerAdaBoostClassifier` and scikit-learn's AdaBoost
+    with depth-1 trees (``estimators_``), through :class:`StagedSearchCV`'s
+    refitted model. The constant learner splits on no feature.
+
+    Parameters
+    ----------
+    model : fitted estimator
+
+    Returns
+    -------
+    ndarray of shape (n_features_in_,) of int, or None
+        None when the model has learners that are not stumps (perceptrons,
+        Fourier features, deeper trees) or no ensemble at all.
+    """
+    model = getattr(model, "best_estimator_", model)
+    if hasattr(model, "learners_"):
+        learners = list(model.learners_)
+    elif hasattr(model, "stumps_"):
+        learners = list(model.stumps_)
+    elif hasattr(model, "estimators_"):
+        learners = [_as_stump(h) for h in model.estimators_]
+    else:
+        return None
+    if not all(isinstance(h, Stump) for h in learners):
+        return None
+    features = [h.feature for h in learners if np.isfinite(h.threshold)]
+    return np.bincount(np.asarray(features, dtype=np.intp), minlength=model.n_features_in_)
+
+
+def _as_stump(estimator) -> Stump | None:
+    """A fitted WeakLearnerClassifier's learner, or the split of a scikit-learn depth-1 tree; else None.
+
+    Only the feature and threshold of a tree are read (enough to count features), not its leaves' classes.
+    """
+    if isinstance(estimator, WeakLearnerClassifier):
+        return estimator.learner_
+    tree = getattr(estimator, "tree_", None)
+    if tree is None or tree.max_depth > 1:
+        return None
+    if tree.node_count == 1:  # a single leaf: the constant learner
+        return Stump(0, float("inf"))
+    return Stump(int(tree.feature[0]), float(tree.threshold[0]))

@@ -38,6 +38,7 @@ def run_job(
     preprocess: str = "standardize",
     trace: tuple[str, ...] = (),
     fit_unlabeled: bool = False,
+    count_features: bool = False,
 ) -> dict[str, Any]:
     """Fit ``estimator`` on ``split["train"]`` of ``dataset`` and evaluate every part.
 
@@ -67,10 +68,17 @@ def run_job(
         ``<part>_error`` or ``<part>_mse`` / ``<part>_q2`` fields of its history
         (learning curves: cgboost Fig. 1 bottom, MARK Figs. 1-3). Each iteration
         predicts these parts afresh, so tracing costs time: trace only the jobs
-        a figure needs.
+        a figure needs. An estimator without a callback but with
+        ``staged_predict`` (CGEns, AdaBoost) is scored after the fit, after each
+        of its 1, 2, ... iterations, in history rows keyed by ``n_columns``
+        (CGEns Fig. 1).
     fit_unlabeled : bool, default=False
         Pass the split's ``"unlabeled"`` part to ``fit`` as ``X_unlabeled``
         (semi-supervised methods: SSMK). Either way that part is evaluated.
+    count_features : bool, default=False
+        Record ``feature_count_<j>`` (j = 1..n_features): how many of the fitted
+        ensemble's stumps split on feature j (:func:`mkbench.boosting.feature_counts`;
+        CGEns Fig. 5).
 
     Returns
     -------
@@ -86,8 +94,7 @@ def run_job(
     parts = {name: np.asarray(idx, dtype=np.int64) for name, idx in split.items()}
     X = _preprocess(dataset.X, parts["train"], preprocess)
     y = dataset.y
-    if trace:
-        _set_trace(model, estimator, trace, parts, X, y, dataset.task)
+    staged_trace = bool(trace) and not _set_trace(model, estimator, trace, parts, X, y, dataset.task)
     fit_params = {}
     if fit_unlabeled:
         if "unlabeled" not in parts:
@@ -121,6 +128,11 @@ def run_job(
     record["predict_seconds"] = time.perf_counter() - start
     record.update(_scores(y, parts, predictions, dataset.task))
     record.update(_model_size(model))
+    if staged_trace:
+        traced = {name: parts[name] for name in trace}
+        record["history"] = _staged_history(model, record.get("history"), traced, X, y, dataset.task)
+    if count_features:
+        record.update(_feature_counts(model, estimator))
     return _finish(record, parts, dataset.task)
 
 
@@ -134,13 +146,21 @@ def _preprocess(X: np.ndarray, train: np.ndarray, preprocess: str) -> np.ndarray
     return StandardScaler().fit(X[train]).transform(X)
 
 
-def _set_trace(model, estimator: str, trace, parts: dict[str, np.ndarray], X, y, task: str) -> None:
-    """Make ``model`` record the metrics of the ``trace`` parts at every iteration through its callback."""
-    if "callback" not in model.get_params(deep=False):
-        raise ConfigError(f"method {estimator!r} takes no per-iteration callback, so it cannot trace")
+def _set_trace(model, estimator: str, trace, parts: dict[str, np.ndarray], X, y, task: str) -> bool:
+    """Make ``model`` record the metrics of the ``trace`` parts at every iteration through its callback.
+
+    Returns False, setting nothing, for a model without a callback that has
+    ``staged_predict``: its parts are scored after the fit (:func:`_staged_history`).
+    """
     absent = [name for name in trace if name not in parts]
     if absent:
         raise ConfigError(f"trace names part(s) {absent} that the split lacks; its parts: {sorted(parts)}")
+    if "callback" not in model.get_params(deep=False):
+        if hasattr(model, "staged_predict"):
+            return False
+        raise ConfigError(
+            f"method {estimator!r} takes no per-iteration callback and has no staged_predict, so it cannot trace"
+        )
     parts = {name: parts[name] for name in trace}
 
     def callback(current) -> dict[str, float]:
@@ -148,6 +168,35 @@ def _set_trace(model, estimator: str, trace, parts: dict[str, np.ndarray], X, y,
         return _scores(y, parts, predictions, task)
 
     model.set_params(callback=callback)
+    return True
+
+
+def _staged_history(model, history, parts: dict[str, np.ndarray], X, y, task: str) -> list[dict[str, Any]]:
+    """The metrics of ``parts`` after each iteration t = 1, 2, ... from ``model.staged_predict``.
+
+    They are added to the row of ``history`` (the model's own, if any) with
+    ``n_columns`` = t, or to a new row ``{"n_columns": t}``.
+    """
+    rows = [dict(row) for row in history or []]
+    by_count = {row.get("n_columns"): row for row in rows}
+    staged = [model.staged_predict(X[idx]) for idx in parts.values()]
+    for t, predictions in enumerate(zip(*staged), start=1):
+        scores = _scores(y, parts, dict(zip(parts, predictions)), task)
+        if t in by_count:
+            by_count[t].update(scores)
+        else:
+            rows.append({"n_columns": t, **scores})
+    return rows
+
+
+def _feature_counts(model, estimator: str) -> dict[str, int]:
+    """``feature_count_<j>`` fields, j = 1..n_features (the papers number features from 1)."""
+    from .boosting import feature_counts
+
+    counts = feature_counts(model)
+    if counts is None:
+        raise ConfigError(f"method {estimator!r} is not an ensemble of stumps; count_features needs one")
+    return {f"feature_count_{j}": int(count) for j, count in enumerate(counts, start=1)}
 
 
 def _scores(y, parts, predictions, task) -> dict[str, float]:
@@ -260,4 +309,5 @@ def run_configured_job(config: dict, job, dataset, split: dict[str, np.ndarray])
         preprocess=exp["preprocess"],
         trace=tuple(spec.get("trace", ())),
         fit_unlabeled=spec.get("fit_unlabeled", False),
+        count_features=spec.get("count_features", False),
     )

@@ -31,6 +31,9 @@ METHODS: dict[str, str] = {
     "adaboost-mh": "mkbench.boosting:AdaBoostMHClassifier",
     "svm-ensemble-kernel": "mkbench.boosting:InfiniteEnsembleSVC",
     "staged-cv": "mkbench.boosting:StagedSearchCV",  # C and the iteration count by k-fold CV
+    "adaboost-learners": "mkbench.boosting:LearnerAdaBoostClassifier",  # AdaBoost over sampled perceptrons
+    "svc-rbf": "sklearn.svm:SVC",  # plain RBF SVM, for StagedSearchCV's grid search (CGEns Table II)
+    "rff": "mkbench.rff:RFFClassifier",  # random Fourier features + linear SVM (CGEns Table II)
 }
 
 

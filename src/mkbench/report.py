@@ -302,3 +302,32 @@ def draw_lines(
         grid.set(yscale="log")
     grid.figure.suptitle(title, y=1.02)
     _save(grid.figure, out_stem)
+
+
+def draw_bars(records: pd.DataFrame, prefix: str, out_stem: str | os.PathLike, *, title: str) -> pd.DataFrame:
+    """The record fields ``<prefix>_<k>`` (k = 1, 2, ...) as bars against k, one colour per method, as PNG and PDF.
+
+    Each bar is the mean over splits with a standard-deviation whisker, one panel
+    per data set: e.g. ``feature_count_<j>``, how many of an ensemble's stumps
+    split on feature j (CGEns Fig. 5). Failed jobs are left out.
+
+    Returns
+    -------
+    DataFrame
+        The values drawn, one row per (record, k): dataset, method, k, ``prefix``.
+    """
+    import seaborn as sns
+
+    fields = [c for c in records if c.startswith(f"{prefix}_") and c[len(prefix) + 1 :].isdigit()]
+    if not fields:
+        raise ConfigError(f"no record has fields {prefix}_1, {prefix}_2, ...; is the method's count_features set?")
+    ok = records[~records["status"].astype(str).str.startswith("failed")]
+    long = _labelled(ok).melt(id_vars=["dataset", "method"], value_vars=fields, var_name="k", value_name=prefix)
+    long["k"] = long["k"].str[len(prefix) + 1 :].astype(int)
+    grid = sns.catplot(
+        data=long, x="k", y=prefix, hue="method", col="dataset", col_wrap=1, kind="bar", errorbar="sd",
+        height=3.2, aspect=max(1.3, len(fields) / 12), sharey=False,
+    )
+    grid.figure.suptitle(title, y=1.02)
+    _save(grid.figure, out_stem)
+    return long

@@ -1,11 +1,12 @@
-"""Draw one figure (seaborn), saved as PNG and PDF: per-split boxes, or lines (records or iterations)."""
+"""Draw one figure (seaborn), saved as PNG and PDF: per-split boxes, bars, lines (records or iterations), or a refitted decision boundary."""
 import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd
 
-from mkbench.report import draw_figure, draw_lines
+from mkbench.boundary import draw_job_boundary
+from mkbench.report import draw_bars, draw_figure, draw_lines
 
 spec = snakemake.config["figures"][snakemake.wildcards.figure]
 frame = pd.concat([pd.read_csv(path) for path in snakemake.input], ignore_index=True)
@@ -14,5 +15,9 @@ if spec.get("methods"):
 stem = snakemake.output.png[: -len(".png")]
 if spec["kind"] == "box":
     draw_figure(frame, spec["metric"], stem, title=spec["caption"])
+elif spec["kind"] == "bar":
+    draw_bars(frame, spec["metric"], stem, title=spec["caption"])
+elif spec["kind"] == "boundary":
+    draw_job_boundary(snakemake.config, spec, stem)
 else:
     draw_lines(frame, spec["x"], spec["metric"], stem, title=spec["caption"], logy=spec["logy"])

@@ -1,0 +1,145 @@
+"""Random Fourier features with a linear SVM: the RFF baseline of CGEns Table II (Rahimi & Recht 2007).
+
+The Gaussian kernel exp(-gamma ||x - x'||^2) is the expectation of
+z(x) z(x') for z(x) = sqrt(2) cos(theta'x + kappa), theta ~ N(0, 2 gamma I),
+kappa uniform on [0, 2 pi) (Rahimi & Recht 2007). RFF draws D such features once,
+independently of the data, and trains a linear SVM on them; CGEns with Fourier
+learners (§VI-A) instead *selects* 500 features of the same family by column
+generation (eq. 8), the "data-dependent feature selection" of §II. The paper
+compares the two with D = 2000 for RFF.
+
+The features are scikit-learn's :class:`~sklearn.kernel_approximation.RBFSampler`
+(the map above, scaled by sqrt(2 / D)) and the linear SVM is liblinear's hinge-loss
+SVM (:class:`~sklearn.svm.LinearSVC` with ``loss="hinge"``, solved in the dual), the
+problem (1) of the paper on the explicit feature map, except that liblinear
+penalises the offset b as one more weight on a constant feature
+(``intercept_scaling=1``). C and gamma are chosen by cross-validation outside this
+class (:class:`mkbench.boosting.StagedSearchCV` with ``n_iters=None``).
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.kernel_approximation import RBFSampler
+from sklearn.svm import LinearSVC
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .baselines import _scale_gamma
+
+__all__ = ["RFFClassifier"]
+
+
+class RFFClassifier(ClassifierMixin, BaseEstimator):
+    """A linear SVM on D random Fourier features of the Gaussian kernel (CGEns Table II, "RFF").
+
+    Parameters
+    ----------
+    gamma : float or None, default=None
+        Width of the Gaussian kernel exp(-gamma ||x - x'||^2) whose features are
+        drawn, > 0; None: 1 / (n_features X.var()) (scikit-learn's ``gamma="scale"``).
+    C : float, default=1.0
+        Weight of the hinge losses of the linear SVM, > 0.
+    n_components : int, default=2000
+        Random features D (2000 in §VI-A).
+    tol : float, default=1e-4
+        liblinear's stopping tolerance.
+    max_iter : int, default=10000
+        liblinear's iteration limit (a ConvergenceWarning says when it is reached).
+    random_state : int, RandomState or None, default=None
+        Seeds the features (and liblinear's coordinate order).
+
+    Attributes
+    ----------
+    sampler_ : RBFSampler
+        The fitted feature map, ``random_weights_`` theta and ``random_offset_`` kappa.
+    svm_ : LinearSVC
+        The linear SVM on the features.
+    gamma_ : float
+        The width used.
+    n_iter_ : int
+        liblinear's iterations (the largest over one-vs-rest problems).
+    classes_ : ndarray
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> X, y = make_moons(200, noise=0.2, random_state=0)
+    >>> RFFClassifier(gamma=1.0, C=10.0, n_components=300, random_state=0).fit(X, y).score(X, y) > 0.9
+    True
+    """
+
+    def __init__(
+        self,
+        *,
+        gamma: float | None = None,
+        C: float = 1.0,
+        n_components: int = 2000,
+        tol: float = 1e-4,
+        max_iter: int = 10000,
+        random_state=None,
+    ) -> None:
+        self.gamma = gamma
+        self.C = C
+        self.n_components = n_components
+        self.tol = tol
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def _check_params(self) -> None:
+        gamma = self.gamma
+        if gamma is not None and not (isinstance(gamma, Real) and np.isfinite(gamma) and gamma > 0):
+            raise ValueError(f"gamma must be a finite number > 0 or None (1 / (n_features X.var())), got {gamma!r}")
+        if not (isinstance(self.C, Real) and np.isfinite(self.C) and self.C > 0):
+            raise ValueError(f"C must be a finite number > 0, got {self.C!r}")
+        for name in ("n_components", "max_iter"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not (isinstance(value, Integral) and value >= 1):
+                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+        if not (isinstance(self.tol, Real) and self.tol > 0):
+            raise ValueError(f"tol must be a number > 0, got {self.tol!r}")
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> RFFClassifier:
+        """Draw the features and fit the linear SVM on them.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two or more classes (one-vs-rest beyond two, as liblinear does).
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.gamma_ = _scale_gamma(X) if self.gamma is None else float(self.gamma)
+        self.sampler_ = RBFSampler(gamma=self.gamma_, n_components=self.n_components, random_state=self.random_state)
+        Z = self.sampler_.fit_transform(X)
+        self.svm_ = LinearSVC(
+            C=self.C, loss="hinge", dual=True, tol=self.tol, max_iter=self.max_iter, random_state=self.random_state
+        ).fit(Z, y)
+        self.classes_ = self.svm_.classes_
+        self.n_iter_ = int(np.max(self.svm_.n_iter_))
+        return self
+
+    def _features(self, X: np.ndarray) -> np.ndarray:
+        check_is_fitted(self, "svm_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self.sampler_.transform(X)
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """The linear SVM's decision values on the random features of X."""
+        Z = self._features(X)
+        return self.svm_.decision_function(Z)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Predicted classes."""
+        Z = self._features(X)
+        return self.svm_.predict(Z)
