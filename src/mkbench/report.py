@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -237,6 +238,12 @@ def _pyplot():
     return plt
 
 
+def _set_title(figure, title: str) -> None:
+    """Figure title wrapped to the figure's width (about 10 characters an inch at 12 pt)."""
+    width = max(40, int(figure.get_figwidth() * 10))
+    figure.suptitle(textwrap.fill(title, width), y=1.02, va="bottom")
+
+
 def _save(figure, out_stem: str | os.PathLike) -> None:
     for ext in ("png", "pdf"):
         with atomic_open(f"{out_stem}.{ext}", "wb") as fh:
@@ -265,7 +272,7 @@ def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike,
         height=3.2, aspect=1.1, color="0.85",
     )
     grid.map_dataframe(sns.stripplot, x="method", y=metric, color="k", size=3)
-    grid.figure.suptitle(title, y=1.02)
+    _set_title(grid.figure, title)
     _save(grid.figure, out_stem)
 
 
@@ -300,7 +307,7 @@ def draw_lines(
     )
     if logy:
         grid.set(yscale="log")
-    grid.figure.suptitle(title, y=1.02)
+    _set_title(grid.figure, title)
     _save(grid.figure, out_stem)
 
 
