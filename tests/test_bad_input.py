@@ -59,14 +59,16 @@ SMALL = {
     "cgens-sls": {"max_iter": 5, "random_state": 0},
     "lpboost": {"max_iter": 5, "random_state": 0},
     "adaboost-mh": {"n_estimators": 5},
+    "adaboost-learners": {"n_estimators": 5, "n_candidates": 20, "random_state": 0},
     "svm-ensemble-kernel": {},
     "svc": {"max_evals": 3, "random_state": 0},
     "svr": {"max_evals": 3, "random_state": 0},
     "krr": {"max_evals": 3, "random_state": 0},
+    "rff": {"n_components": 20, "random_state": 0},
     "staged-cv": {"method": "cgens", "params": {"max_iter": 5, "random_state": 0}, "n_iters": [2, 5], "cv": 2},
 }
-MULTICLASS = {"cgens-sls", "adaboost-mh", "svm-ensemble-kernel", "svc"}  # the other classifiers are binary
-NOT_OURS = {"adaboost"}  # scikit-learn's AdaBoostClassifier, tested by scikit-learn
+MULTICLASS = {"cgens-sls", "adaboost-mh", "svm-ensemble-kernel", "svc", "rff"}  # the other classifiers are binary
+NOT_OURS = {"adaboost", "svc-rbf"}  # scikit-learn's AdaBoostClassifier and SVC, tested by scikit-learn
 
 _rng = np.random.RandomState(0)
 X = _rng.normal(size=(30, 3))
@@ -194,8 +196,8 @@ WITH_C = [name for name in SMALL if _with_C(name, 1.0) is not None]
 
 
 def test_methods_without_C():
-    # KRR is regularised by alpha (0 allowed), AdaBoost.MH by its number of rounds
-    assert set(SMALL) - set(WITH_C) == {"krr", "adaboost-mh"}
+    # KRR is regularised by alpha (0 allowed), the AdaBoosts by their number of rounds
+    assert set(SMALL) - set(WITH_C) == {"krr", "adaboost-mh", "adaboost-learners"}
 
 
 @pytest.mark.parametrize("name", WITH_C)
@@ -221,6 +223,7 @@ BAD_NAMES = [
     ("cgens", {"learner": "tree"}, ValueError, f"learner='tree' {LEARNERS}"),
     ("cgens-sls", {"learner": "tree"}, ValueError, f"learner='tree' {LEARNERS}"),
     ("lpboost", {"learner": "tree"}, ValueError, f"learner='tree' {LEARNERS}"),
+    ("adaboost-learners", {"learner": "tree"}, ValueError, "learner='tree' is not one of 'stump', 'perceptron'"),
     ("svm-ensemble-kernel", {"kernel": "tree"}, ValueError, "kernel='tree' is not one of 'stump', 'perceptron'"),
     ("staged-cv", {"method": "tree"}, UnknownNameError, "unknown method 'tree'; known methods: adaboost"),
 ]
@@ -337,7 +340,7 @@ def _typo_at_top_level(config):
         (
             lambda c: c["experiments"]["tiny"]["methods"]["krr"].update(parms={}),
             ["at experiments/tiny/methods/krr: Additional properties are not allowed ('parms' was unexpected); "
-             "allowed keys here: estimator,", "params"],
+             "allowed keys here: count_features, estimator,", "params"],
         ),
         (
             _typo_at_top_level,

@@ -119,6 +119,9 @@ class RFFClassifier(ClassifierMixin, BaseEstimator):
         self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
+        classes = np.unique(y)
+        if classes.size < 2:
+            raise ValueError(f"RFFClassifier needs at least 2 classes, got 1 class: {classes.tolist()}")
         self.gamma_ = _scale_gamma(X) if self.gamma is None else float(self.gamma)
         self.sampler_ = RBFSampler(gamma=self.gamma_, n_components=self.n_components, random_state=self.random_state)
         Z = self.sampler_.fit_transform(X)
