@@ -444,3 +444,17 @@ def test_column_store_appends_past_its_capacity():
         store.append(block)
     np.testing.assert_array_equal(store.array, np.hstack(blocks))
     assert len(store) == 64
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_add_outer_adds_the_rank_k_term_in_place(k):
+    from mkbench.masters._solution import add_outer
+
+    rng = np.random.default_rng(1)
+    A = rng.normal(size=(7, 4))
+    G = A @ A.T
+    K = rng.normal(size=(7, 12))[:, ::4][:, :k]  # a strided view, as ColumnStore slices give
+    expected = G + K @ K.T
+    out = add_outer(G, K)
+    np.testing.assert_allclose(out, expected, rtol=1e-13, atol=1e-13)
+    assert np.shares_memory(out, G)  # no n x n copy

@@ -41,6 +41,7 @@ from ._solution import (
     OPTIMAL,
     ColumnStore,
     MasterSolution,
+    add_outer,
     as_column_block,
     check_C,
     check_choice,
@@ -136,7 +137,7 @@ class SVMDualMaster:
         """
         K = as_column_block(K, self.n_rows)
         self._columns.append(K)
-        self._gram += K @ K.T
+        self._gram = add_outer(self._gram, K)
 
     def _fit_dual(self, gram: np.ndarray) -> tuple[np.ndarray, float, int, bool]:
         """One libsvm solve on ``gram``: (w, b, iterations, converged), w = y * u or u - v."""
@@ -339,7 +340,7 @@ class NonnegSVMDualMaster(SVMDualMaster):
                 return self._solution(w, dual[1], alpha, iterations, perf_counter() - start)
             self._passive[j] = True
             dual, entered = None, j
-            self._gram += np.outer(K_W[:, j], K_W[:, j])
+            self._gram = add_outer(self._gram, K_W[:, j : j + 1])
         self._x, self._dual = (alpha, b), None
         return self._failure(iterations, perf_counter() - start, status=f"active set unsettled after {max_steps} steps")
 
