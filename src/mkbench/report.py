@@ -335,6 +335,6 @@ def draw_bars(records: pd.DataFrame, prefix: str, out_stem: str | os.PathLike, *
         data=long, x="k", y=prefix, hue="method", col="dataset", col_wrap=1, kind="bar", errorbar="sd",
         height=3.2, aspect=max(1.3, len(fields) / 12), sharey=False,
     )
-    grid.figure.suptitle(title, y=1.02)
+    _set_title(grid.figure, title)
     _save(grid.figure, out_stem)
     return long
