@@ -92,6 +92,10 @@ def test_adaboost_mh_rounds():
     assert model.score(X, y) > 0.9
     staged = list(model.staged_decision_function(X))
     assert len(staged) == model.n_iter_ and np.allclose(staged[-1], f)
+    assert [row["n_columns"] for row in model.history_] == list(range(1, model.n_iter_ + 1))
+    np.testing.assert_array_equal([row["edge"] for row in model.history_], model.edges_)
+    seconds = [row["seconds"] for row in model.history_]
+    assert seconds[0] > 0 and np.all(np.diff(seconds) >= 0)  # cumulative training time (Fig. 3)
 
 
 def test_staged_search_equals_separate_fits_per_setting():

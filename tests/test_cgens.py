@@ -231,6 +231,22 @@ def test_sls_decodes_by_the_nearest_code_vector():
     assert model.score(X, names) > 0.95
 
 
+def test_sls_staged_predictions_are_the_fits_stopped_after_t_learners():
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = CGEnsSLSClassifier(C=10.0, max_iter=12).fit(X, y)
+        staged = list(model.staged_predict(X))
+        assert len(staged) == model.n_iter_ == 12
+        np.testing.assert_array_equal(staged[-1], model.predict(X))
+        for t in (1, 5, 9):
+            stopped = CGEnsSLSClassifier(C=10.0, max_iter=t).fit(X, y)
+            np.testing.assert_allclose(model.coef_path_[t], stopped.coef_, atol=1e-10)
+            np.testing.assert_array_equal(staged[t - 1], stopped.predict(X))
+
+
 @parametrize_with_checks([CGEnsSLSClassifier(max_iter=20)])
 def test_sls_scikit_learn_estimator_checks(estimator, check):
     with warnings.catch_warnings():

@@ -11,6 +11,7 @@ whose code vector has the largest inner product with F(x) (eq. 15).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from numbers import Integral
 from time import perf_counter
 
@@ -21,7 +22,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..learners import outputs
 from ..masters import MasterSolution
-from ..masters._solution import as_column_block, check_C
+from ..masters._solution import add_outer, as_column_block, check_C
 from .cgens import fit_by_column_generation
 
 __all__ = ["CGEnsSLSClassifier", "SimplexLSMaster", "simplex_code"]
@@ -100,7 +101,7 @@ class SimplexLSMaster:
         """
         for h in as_column_block(K, self.n_rows).T:
             s = self.S_inv @ h
-            self.S_inv -= np.outer(s, s) / (1.0 + h @ s)
+            self.S_inv = add_outer(self.S_inv, s[:, None], -1.0 / (1.0 + h @ s))
             self._columns.append(h.copy())
 
     def solve(self) -> MasterSolution:
@@ -159,9 +160,14 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
         w_tau of each classifier, as columns.
     intercept_ : ndarray of shape (l,)
         b.
+    coef_path_ : list of ndarray
+        ``coef_path_[t]`` is W after t learners, shape (t, l) (t = 0, ..., ``n_iter_``).
+    intercept_path_ : ndarray of shape (n_iter_ + 1, l)
+        b after t learners.
     n_iter_ : int
     status_ : {"optimal", "max_iter"}
     history_ : list of dict
+        Per iteration: objective, max violation, ``n_columns`` (learners) and cumulative ``seconds``.
     n_features_in_ : int
     """
 
@@ -205,9 +211,15 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"CGEnsSLSClassifier needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
         self.code_ = simplex_code(self.classes_.size)
         master = SimplexLSMaster(self.code_[y_index], self.C)
-        result = fit_by_column_generation(self, X, master)
-        self.coef_ = result.solution.alpha
-        self.intercept_ = result.solution.intercept
+        path: list[tuple[np.ndarray, np.ndarray]] = []
+
+        def record(solution, choices):
+            path.append((np.array(solution.alpha, dtype=np.float64), np.array(solution.intercept, dtype=np.float64)))
+
+        fit_by_column_generation(self, X, master, callback=record)
+        self.coef_, self.intercept_ = path[-1]
+        self.coef_path_ = [coef for coef, _ in path]
+        self.intercept_path_ = np.array([b for _, b in path])
         return self
 
     def _F(self, X: np.ndarray) -> np.ndarray:
@@ -234,3 +246,25 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
         """The class y maximising <F(x), c_y> (eq. 15)."""
         scores = self._F(X) @ self.code_.T
         return self.classes_[np.argmax(scores, axis=1)]
+
+    def staged_predict(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        """Predicted classes (eq. 15) after each of 1, 2, ..., ``n_iter_`` learners.
+
+        The model after t learners is the restricted master's closed form (11) at
+        that iteration (every w_tau re-optimised), so one fit gives the test error
+        against iterations of Fig. 3.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Yields
+        ------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "coef_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        H = outputs(self.learners_, X)
+        for t in range(1, self.n_iter_ + 1):
+            F = H[:, :t] @ self.coef_path_[t] + self.intercept_path_[t]
+            yield self.classes_[np.argmax(F @ self.code_.T, axis=1)]
