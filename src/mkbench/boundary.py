@@ -64,7 +64,7 @@ def draw_boundary(
     resolution : int, default=300
         Grid points per axis.
     """
-    from .report import _pyplot, _save
+    from .report import _pyplot, _save, _set_title
 
     _check_plane(X.shape[1])
     lo, hi = X.min(axis=0), X.max(axis=0)
@@ -85,7 +85,8 @@ def draw_boundary(
                 X[idx, 0], X[idx, 1], s=9, marker=marker, linewidths=0.6, label=f"{cls} ({part})",
                 facecolors=colour if filled else "none", edgecolors=colour,
             )
-    ax.set(xlabel="x1", ylabel="x2", title=title)
+    ax.set(xlabel="x1", ylabel="x2")
+    _set_title(figure, title)
     ax.legend(fontsize=7, loc="upper right", framealpha=0.8)
     _save(figure, out_stem)
 

@@ -239,9 +239,10 @@ def _pyplot():
 
 
 def _set_title(figure, title: str) -> None:
-    """Figure title wrapped to the figure's width (about 10 characters an inch at 12 pt)."""
+    """Figure title, each of its lines wrapped to the figure's width (about 10 characters an inch at 12 pt)."""
     width = max(40, int(figure.get_figwidth() * 10))
-    figure.suptitle(textwrap.fill(title, width), y=1.02, va="bottom")
+    wrapped = "\n".join(textwrap.fill(line, width) for line in title.splitlines())
+    figure.suptitle(wrapped, y=1.02, va="bottom")
 
 
 def _save(figure, out_stem: str | os.PathLike) -> None:
