@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
-from sklearn.metrics.pairwise import euclidean_distances
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -142,6 +141,8 @@ class KernelColumnSearch:
             spread = np.array([mean_squared_distance(self.X)])
             self.attributes = None
             self._default_widths = spread[spread > 0]
+            self._XT = np.ascontiguousarray(self.X.T)
+            self._squared_norms = np.einsum("ij,ij->i", self.X, self.X)
         self.widths = self._default_widths[:, None] * self.sigma_grid[None, :]
         self._chains = _sigma_chains(self.sigma_grid)
         self.chosen: set[tuple[int, int, int]] = set()
@@ -166,8 +167,12 @@ class KernelColumnSearch:
 
     def _scaled_distances(self, centres: np.ndarray, groups: np.ndarray, out: np.ndarray) -> np.ndarray:
         """Squared distances over the default width into ``out``: rows (centre, group), columns the training points."""
-        if self.attributes is None:
-            out[:] = euclidean_distances(self.X[centres], self.X, squared=True)
+        if self.attributes is None:  # ||c||^2 + ||x||^2 - 2 c'x, the norms computed once
+            np.matmul(self.X[centres], self._XT, out=out)
+            out *= -2.0
+            out += self._squared_norms[centres][:, None]
+            out += self._squared_norms[None, :]
+            np.maximum(out, 0.0, out=out)
         else:
             np.take(self._XT, groups, axis=0, out=out)
             out -= self.X[centres, self.attributes[groups]][:, None]
