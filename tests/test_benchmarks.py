@@ -119,6 +119,10 @@ def test_mkl_speed(tmp_path, mirror):
     assert set(record["timings"]) == {"credit", "ionosphere", "sonar", "memory"}  # the config's MKL data sets
     memory = record["timings"]["memory"]
     assert memory["stack_bytes"] == memory["n_kernels"] * memory["n_train"] ** 2 * 8
+    certificate = [r for r in record["ratios"] if r["what"].startswith("seconds to SimpleMKL's certificate")]
+    assert len(certificate) == 3  # one per data set, at the same duality-gap certificate
+    for ratio in certificate:
+        assert ratio["value"] == pytest.approx(ratio["ours"]["value"] / ratio["peer"]["value"])
 
 
 @pytest.mark.mirror
