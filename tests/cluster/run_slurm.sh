@@ -87,7 +87,6 @@ restore_conf() {
         rm -f "$CONF"
     fi
     CONF_WRITTEN=0
-RUN_PID=""          # the workflow run in progress (leader of its process group)
 }
 
 stop_daemons() {
