@@ -59,6 +59,7 @@ SMALL = {
     "cgens-sls": {"max_iter": 5, "random_state": 0},
     "lpboost": {"max_iter": 5, "random_state": 0},
     "adaboost-mh": {"n_estimators": 5},
+    "adaboost-ecc": {"n_estimators": 5, "random_state": 0},
     "adaboost-learners": {"n_estimators": 5, "n_candidates": 20, "random_state": 0},
     "svm-ensemble-kernel": {},
     "svc": {"max_evals": 3, "random_state": 0},
@@ -67,7 +68,7 @@ SMALL = {
     "rff": {"n_components": 20, "random_state": 0},
     "staged-cv": {"method": "cgens", "params": {"max_iter": 5, "random_state": 0}, "n_iters": [2, 5], "cv": 2},
 }
-MULTICLASS = {"cgens-sls", "adaboost-mh", "svm-ensemble-kernel", "svc", "rff"}  # the other classifiers are binary
+MULTICLASS = {"cgens-sls", "adaboost-mh", "adaboost-ecc", "svm-ensemble-kernel", "svc", "rff"}  # the other classifiers are binary
 NOT_OURS = {"adaboost", "svc-rbf"}  # scikit-learn's AdaBoostClassifier and SVC, tested by scikit-learn
 
 _rng = np.random.RandomState(0)
@@ -197,7 +198,7 @@ WITH_C = [name for name in SMALL if _with_C(name, 1.0) is not None]
 
 def test_methods_without_C():
     # KRR is regularised by alpha (0 allowed), the AdaBoosts by their number of rounds
-    assert set(SMALL) - set(WITH_C) == {"krr", "adaboost-mh", "adaboost-learners"}
+    assert set(SMALL) - set(WITH_C) == {"krr", "adaboost-mh", "adaboost-ecc", "adaboost-learners"}
 
 
 @pytest.mark.parametrize("name", WITH_C)

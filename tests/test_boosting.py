@@ -11,6 +11,7 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mkbench.boosting import (
+    AdaBoostECCClassifier,
     AdaBoostMHClassifier,
     InfiniteEnsembleSVC,
     StagedSearchCV,
@@ -98,6 +99,64 @@ def test_adaboost_mh_rounds():
     assert seconds[0] > 0 and np.all(np.diff(seconds) >= 0)  # cumulative training time (Fig. 3)
 
 
+def test_adaboost_ecc_rounds_follow_guruswami_sahai():
+    """Every round, written out over the (point, mislabel) pairs with the model's colourings and
+    brute-force stumps, gives the model's edge, alpha and votes; the prediction is argmax_l f_l."""
+    X, y = load_iris(return_X_y=True)
+    X, y = X[::3], y[::3]
+    model = AdaBoostECCClassifier(n_estimators=15, random_state=0).fit(X, y)
+    n, K = len(y), 3
+    D = {(i, l): 1.0 / (n * (K - 1)) for i in range(n) for l in range(K) if l != y[i]}
+    Phi = _all_stump_outputs(X)
+    f = np.zeros((n, K))
+    assert model.n_iter_ == 15 and model.colorings_.shape == (15, K)
+    for t, mu in enumerate(model.colorings_):
+        assert set(mu) == {-1.0, 1.0}
+        d = np.zeros(n)
+        for (i, l), weight in D.items():
+            d[i] += weight * (mu[l] != mu[y[i]])
+        d /= d.sum()
+        scores = Phi.T @ (d * mu[y])  # gamma of every stump; its negation has -gamma
+        best = int(np.argmax(np.abs(scores)))
+        assert model.edges_[t] == pytest.approx(abs(scores[best]), rel=1e-10)
+        h = np.sign(scores[best]) * Phi[:, best]
+        np.testing.assert_array_equal(np.outer(outputs([model.stumps_[t]], X)[:, 0], model.votes_[t]), np.outer(h, mu))
+        alpha = 0.5 * np.log((1 + abs(scores[best])) / max(1 - abs(scores[best]), 1e-12))  # finite if perfect
+        assert model.alphas_[t] == pytest.approx(alpha, rel=1e-10)
+        for (i, l) in D:
+            if mu[l] != mu[y[i]]:
+                D[i, l] *= np.exp(-alpha * h[i] * mu[y[i]])
+        total = sum(D.values())
+        D = {pair: weight / total for pair, weight in D.items()}
+        f += alpha * np.outer(h, mu)
+    np.testing.assert_allclose(model.decision_function(X), f, rtol=1e-10)
+    np.testing.assert_array_equal(model.predict(X), model.classes_[np.argmax(f, axis=1)])
+    assert model.score(X, y) > 0.9
+    again = AdaBoostECCClassifier(n_estimators=15, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(again.colorings_, model.colorings_)  # seeded
+
+
+def test_adaboost_ecc_with_two_classes_is_discrete_adaboost():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(50, 3))
+    y = np.where(X[:, 0] + X[:, 1] ** 2 > 0.6, "yes", "no")
+    model = AdaBoostECCClassifier(n_estimators=10, random_state=1).fit(X, y)
+    signed = np.where(y == "yes", 1.0, -1.0)
+    w = np.full(len(y), 1 / len(y))
+    Phi = _all_stump_outputs(X)
+    F = np.zeros(len(y))
+    for t in range(model.n_iter_):
+        scores = Phi.T @ (w * signed)
+        best = int(np.argmax(np.abs(scores)))
+        h = np.sign(scores[best]) * Phi[:, best]
+        alpha = 0.5 * np.log((1 + abs(scores[best])) / (1 - abs(scores[best])))
+        assert model.alphas_[t] == pytest.approx(alpha, rel=1e-10)
+        w *= np.exp(-alpha * signed * h)
+        w /= w.sum()
+        F += alpha * h
+    np.testing.assert_array_equal(model.predict(X), np.where(F > 0, "yes", "no"))
+
+
 def test_staged_search_equals_separate_fits_per_setting():
     """One fit per fold and C, read at 3 and 8 learners, equals fitting CGEns with max_iter = 3 and 8."""
     rng = np.random.default_rng(3)
@@ -163,7 +222,7 @@ def test_adaboost_mh_bad_inputs():
 
 
 @parametrize_with_checks(
-    [AdaBoostMHClassifier(n_estimators=10), InfiniteEnsembleSVC(), StagedSearchCV("adaboost-mh", n_iters=[2, 5], cv=2)]
+    [AdaBoostMHClassifier(n_estimators=10), AdaBoostECCClassifier(n_estimators=10, random_state=0), InfiniteEnsembleSVC(), StagedSearchCV("adaboost-mh", n_iters=[2, 5], cv=2)]
 )
 def test_scikit_learn_estimator_checks(estimator, check):
     with warnings.catch_warnings():

@@ -17,6 +17,7 @@ _ESTIMATORS = {
     "CGEnsClassifier": "mkbench.estimators",
     "CGEnsSLSClassifier": "mkbench.estimators",
     "LPBoostClassifier": "mkbench.estimators",
+    "AdaBoostECCClassifier": "mkbench.boosting",
     "AdaBoostMHClassifier": "mkbench.boosting",
     "InfiniteEnsembleSVC": "mkbench.boosting",
     "LearnerAdaBoostClassifier": "mkbench.boosting",

@@ -5,6 +5,8 @@
   v in {-1, +1}^K a vote per class, as in Table III of CGEns. Each round takes the
   stump and votes with the largest edge gamma = sum_{i,l} D(i,l) Y_il v_l phi(x_i),
   searched exactly with :class:`mkbench.learners.Stumps`.
+* :class:`AdaBoostECCClassifier`: AdaBoost.ECC (Guruswami & Sahai 1999) with the
+  same stumps, a random colouring of the classes per round (Table III).
 * :func:`stump_kernel` Delta - ||x - x'||_1 and :func:`perceptron_kernel`
   Delta' - ||x - x'||_2 (Lin & Li 2008): the kernels of the infinite ensembles of
   stumps and perceptrons that CGEns selects from (§II), and
@@ -42,6 +44,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from .learners import Stump, Stumps, make_family, outputs
 
 __all__ = [
+    "AdaBoostECCClassifier",
     "AdaBoostMHClassifier",
     "InfiniteEnsembleSVC",
     "LearnerAdaBoostClassifier",
@@ -225,6 +228,8 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     n_features_in_ : int
     """
 
+    _stop_when_perfect = True  # a stump with edge 1 has Hamming loss 0
+
     def __init__(self, n_estimators: int = 100) -> None:
         self.n_estimators = n_estimators
 
@@ -245,40 +250,56 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, index = np.unique(y, return_inverse=True)
+        name = type(self).__name__
         if X.shape[0] < 2:
-            raise ValueError(f"AdaBoostMHClassifier needs at least 2 samples, got {X.shape[0]} sample")
+            raise ValueError(f"{name} needs at least 2 samples, got {X.shape[0]} sample")
         if self.classes_.size < 2:
-            raise ValueError(f"AdaBoostMHClassifier needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
-        n, K = X.shape[0], self.classes_.size
-        Y = -np.ones((n, K))
-        Y[np.arange(n), index] = 1.0
-        D = np.full((n, K), 1.0 / (n * K))
+            raise ValueError(f"{name} needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
+        weights = self._initial_weights(index, self.classes_.size)
         family = Stumps(X, constant=True)
         start = perf_counter()  # as column generation's history: after presorting the features
         stumps, votes, alphas, edges, history = [], [], [], [], []
         for _ in range(self.n_estimators):
-            stump, per_class = self._best_stump(family, D * Y)
-            edge = float(np.abs(per_class).sum())
+            stump, v, edge = self._weak_learner(family, weights, index)
             if stump is None or edge <= 0.0:
                 break
-            v = np.where(per_class >= 0, 1.0, -1.0)
             alpha = 0.5 * np.log((1.0 + edge) / max(1.0 - edge, 1e-12))
-            D *= np.exp(-alpha * np.outer(stump(X), v) * Y)
-            D /= D.sum()
+            self._reweight(weights, alpha, stump(X), v, index)
             stumps.append(stump)
             votes.append(v)
             alphas.append(alpha)
             edges.append(edge)
             history.append({"n_columns": len(stumps), "edge": edge, "seconds": perf_counter() - start})
-            if edge >= 1.0 - 1e-12:  # a perfect weak learner: nothing is left to boost
+            if self._stop_when_perfect and edge >= 1.0 - 1e-12:  # nothing is left to boost
                 break
         self.stumps_ = stumps
-        self.votes_ = np.array(votes).reshape(-1, K)
+        self.votes_ = np.array(votes).reshape(-1, self.classes_.size)
         self.alphas_ = np.array(alphas)
         self.edges_ = np.array(edges)
         self.n_iter_ = len(stumps)
         self.history_ = history
         return self
+
+    @staticmethod
+    def _labels(index: np.ndarray, K: int) -> np.ndarray:
+        """Y_il = +1 if y_i is class l, else -1."""
+        Y = -np.ones((index.size, K))
+        Y[np.arange(index.size), index] = 1.0
+        return Y
+
+    def _initial_weights(self, index: np.ndarray, K: int) -> np.ndarray:
+        """D(i, l) = 1 / (n K), uniform over (point, class) pairs."""
+        return np.full((index.size, K), 1.0 / (index.size * K))
+
+    def _weak_learner(self, family: Stumps, D: np.ndarray, index: np.ndarray) -> tuple[Stump | None, np.ndarray, float]:
+        """The stump phi and votes v_l = sign(gamma_l) with the largest edge sum_l |gamma_l|."""
+        stump, per_class = self._best_stump(family, D * self._labels(index, D.shape[1]))
+        return stump, np.where(per_class >= 0, 1.0, -1.0), float(np.abs(per_class).sum())
+
+    def _reweight(self, D: np.ndarray, alpha: float, phi: np.ndarray, v: np.ndarray, index: np.ndarray) -> None:
+        """D(i, l) proportional to D(i, l) exp(-alpha v_l phi(x_i) Y_il), in place."""
+        D *= np.exp(-alpha * np.outer(phi, v) * self._labels(index, D.shape[1]))
+        D /= D.sum()
 
     @staticmethod
     def _best_stump(family: Stumps, DY: np.ndarray) -> tuple[Stump | None, np.ndarray]:
@@ -323,6 +344,92 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         """Predicted classes after each round."""
         for f in self.staged_decision_function(X):
             yield self._label(f)
+
+
+class AdaBoostECCClassifier(AdaBoostMHClassifier):
+    """AdaBoost.ECC with decision stumps (Guruswami & Sahai, COLT 1999; CGEns Table III).
+
+    Weights D live on the mislabels (i, l), l != y_i, initially uniform. Round t draws
+    a colouring mu in {-1, +1}^K of the classes (uniformly, both colours present),
+    which makes a binary problem with labels mu(y_i) and point weights
+    d_i proportional to sum_l D(i, l) [mu(l) != mu(y_i)]; the weak learner is the
+    stump phi and sign s with the largest edge gamma = sum_i d_i mu(y_i) s phi(x_i)
+    (negation-complete, exact search), alpha = 1/2 ln((1 + gamma) / (1 - gamma))
+    (1 - gamma floored at 1e-12, as for AdaBoost.MH), and D(i, l) is multiplied by exp(-alpha s phi(x_i) mu(y_i)) where mu(l) !=
+    mu(y_i) (unchanged elsewhere) and renormalised. The classifier is
+    argmax_l sum_t alpha_t s_t phi_t(x) mu_t(l): AdaBoost.MH's form with votes
+    v_t = s_t mu_t, so prediction and staged prediction are shared. With two classes
+    every colouring separates them and this is discrete AdaBoost with stumps.
+
+    Random colourings are Guruswami & Sahai's simplest choice (their analysis
+    holds for any colouring with U_t = sum D(i, l) [mu(l) != mu(y_i)] > 0; one with
+    U_t = 0 is drawn again); the CGEns paper does not say which its AdaBoost.ECC
+    used. A stump that separates one colouring perfectly (gamma = 1) does not end
+    boosting, since the mislabels of equally coloured classes keep their weight.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Boosting rounds (fewer if an edge reaches 0 or 1).
+    random_state : int, RandomState or None, default=None
+        Seeds the colourings.
+
+    Attributes
+    ----------
+    colorings_ : ndarray of shape (n_iter_, K)
+        mu_t of each round.
+    classes_, stumps_, votes_, alphas_, edges_, n_iter_, history_, n_features_in_
+        As for :class:`AdaBoostMHClassifier`; ``edges_`` holds gamma_t.
+    """
+
+    def __init__(self, n_estimators: int = 100, *, random_state=None) -> None:
+        self.n_estimators = n_estimators
+        self.random_state = random_state
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> AdaBoostECCClassifier:
+        """Boost on two or more classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        self._random = check_random_state(self.random_state)
+        self._colorings: list[np.ndarray] = []
+        super().fit(X, y)
+        self.colorings_ = np.array(self._colorings[: self.n_iter_]).reshape(-1, self.classes_.size)
+        del self._random, self._colorings
+        return self
+
+    def _initial_weights(self, index: np.ndarray, K: int) -> np.ndarray:
+        """D(i, l) = 1 / (n (K - 1)) on the mislabels l != y_i, 0 at l = y_i."""
+        D = np.full((index.size, K), 1.0 / (index.size * (K - 1)))
+        D[np.arange(index.size), index] = 0.0
+        return D
+
+    _stop_when_perfect = False
+
+    def _weak_learner(self, family: Stumps, D: np.ndarray, index: np.ndarray) -> tuple[Stump | None, np.ndarray, float]:
+        """Colour the classes, then the stump and sign with the largest weighted edge on the binary problem."""
+        while True:  # both colours, and some weighted mislabel they separate (U_t > 0)
+            mu = np.where(self._random.random_sample(D.shape[1]) < 0.5, -1.0, 1.0)
+            d = (D * (mu[None, :] != mu[index][:, None])).sum(axis=1)
+            if d.sum() > 0:
+                break
+        self._colorings.append(mu)
+        stump, (gamma,) = self._best_stump(family, (d * mu[index] / d.sum())[:, None])
+        return stump, np.sign(gamma) * mu, float(abs(gamma))
+
+    def _reweight(self, D: np.ndarray, alpha: float, phi: np.ndarray, v: np.ndarray, index: np.ndarray) -> None:
+        """D(i, l) times exp(-alpha h(x_i) mu(y_i)) where mu(l) != mu(y_i), h = s phi; in place."""
+        mu = self._colorings[-1]
+        h = phi * (v[0] / mu[0])  # s phi(x), since v = s mu
+        D *= np.exp(-alpha * (mu[None, :] != mu[index][:, None]) * (h * mu[index])[:, None])
+        D /= D.sum()
 
 
 class StagedSearchCV(ClassifierMixin, BaseEstimator):

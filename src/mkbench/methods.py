@@ -28,6 +28,7 @@ METHODS: dict[str, str] = {
     "cgens-sls": "mkbench.estimators:CGEnsSLSClassifier",
     "lpboost": "mkbench.estimators:LPBoostClassifier",
     "adaboost": "sklearn.ensemble:AdaBoostClassifier",  # SAMME; its default weak learner is a stump
+    "adaboost-ecc": "mkbench.boosting:AdaBoostECCClassifier",
     "adaboost-mh": "mkbench.boosting:AdaBoostMHClassifier",
     "svm-ensemble-kernel": "mkbench.boosting:InfiniteEnsembleSVC",
     "staged-cv": "mkbench.boosting:StagedSearchCV",  # C and the iteration count by k-fold CV
