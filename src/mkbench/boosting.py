@@ -355,8 +355,9 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
     d_i proportional to sum_l D(i, l) [mu(l) != mu(y_i)]; the weak learner is the
     stump phi and sign s with the largest edge gamma = sum_i d_i mu(y_i) s phi(x_i)
     (negation-complete, exact search), alpha = 1/2 ln((1 + gamma) / (1 - gamma))
-    (1 - gamma floored at 1e-12, as for AdaBoost.MH), and D(i, l) is multiplied by exp(-alpha s phi(x_i) mu(y_i)) where mu(l) !=
-    mu(y_i) (unchanged elsewhere) and renormalised. The classifier is
+    (1 - gamma floored at 1e-12, as for AdaBoost.MH), and D(i, l) is multiplied by
+    exp(-alpha s phi(x_i) mu(y_i)) where mu(l) != mu(y_i) (unchanged elsewhere) and
+    renormalised. The classifier is
     argmax_l sum_t alpha_t s_t phi_t(x) mu_t(l): AdaBoost.MH's form with votes
     v_t = s_t mu_t, so prediction and staged prediction are shared. With two classes
     every colouring separates them and this is discrete AdaBoost with stumps.
@@ -370,7 +371,7 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
     Parameters
     ----------
     n_estimators : int, default=100
-        Boosting rounds (fewer if an edge reaches 0 or 1).
+        Boosting rounds (fewer if an edge reaches 0).
     random_state : int, RandomState or None, default=None
         Seeds the colourings.
 
