@@ -60,14 +60,27 @@ def test_exclusion_removes_a_stump_and_its_negation(tied):
         assert family.n_candidates == len(candidates) - rank - 1
 
 
-def test_stump_search_in_blocks_matches_one_block(monkeypatch):
-    rng = np.random.default_rng(1)
-    X, w = rng.normal(size=(30, 9)), rng.normal(size=30)
-    whole = Stumps(X).best(w)
-    monkeypatch.setattr("mkbench.learners._BLOCK_ELEMENTS", 60)  # 2 features per block
-    blocked = Stumps(X)
-    assert blocked._block == 2
-    assert blocked.best(w).learner == whole.learner
+def _numpy_stump_search(family, W):
+    """The search in plain numpy: cumulative sums of the sorted weights, edges, row-major argmax."""
+    scores = W.sum(axis=0) - 2.0 * np.cumsum(W[family.order], axis=0)  # (n, d, m)
+    edge = np.abs(scores).sum(axis=-1)
+    edge[~family.available] = -1.0
+    row, feature = np.unravel_index(int(np.argmax(edge)), edge.shape)
+    return row, feature, scores[row, feature], float(np.sum(scores[family.available] ** 2))
+
+
+@pytest.mark.parametrize("m", [1, 3])
+def test_fused_stump_search_equals_numpy_with_its_tie_breaking(tied, m):
+    X, _ = tied
+    X = np.hstack([X[:, ::-1], X])  # every stump twice, with bitwise equal scores: exact ties
+    rng = np.random.default_rng(2)
+    family = Stumps(X, constant=True)
+    for W in (rng.normal(size=(40, m)), rng.choice([-1.0, 1.0], size=(40, m))):
+        row, feature, scores, sum_squares = family.search(W)
+        expected = _numpy_stump_search(family, W)
+        assert (row, feature) == expected[:2]
+        np.testing.assert_allclose(scores, expected[2], rtol=1e-12, atol=1e-12)
+        assert sum_squares == pytest.approx(expected[3], rel=1e-12)
 
 
 def test_stump_and_learner_outputs():

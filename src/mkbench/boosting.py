@@ -304,17 +304,9 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     @staticmethod
     def _best_stump(family: Stumps, DY: np.ndarray) -> tuple[Stump | None, np.ndarray]:
         """The stump phi maximising sum_l |sum_i DY_il phi(x_i)|, and its per-class edges gamma_l."""
-        top, best = -np.inf, None
-        for block in family.blocks():
-            per_class = np.stack([family.scores(DY[:, l], block) for l in range(DY.shape[1])], axis=-1)
-            edge = np.abs(per_class).sum(axis=-1)
-            edge[~family.available[:, block]] = -1.0
-            row, col = divmod(int(np.argmax(edge)), edge.shape[1])
-            if edge[row, col] > top:
-                top, best = edge[row, col], (row, block.start + col, per_class[row, col])
-        if top < 0:
+        row, feature, per_class, _ = family.search(DY)
+        if row < 0:
             return None, np.zeros(DY.shape[1])
-        row, feature, per_class = best
         return Stump(feature, family.threshold(row, feature)), per_class
 
     def staged_decision_function(self, X: np.ndarray) -> Iterator[np.ndarray]:
