@@ -16,7 +16,9 @@ the paper gives no C):
   set-up (presorting the features) measured as the rest of the fit's wall time;
 * fits at each of ``--sizes`` stopped after ``--iterations-at-sizes`` learners;
 * scikit-learn's AdaBoost (SAMME, its default depth-1 tree = a stump) with
-  ``--max-iter`` stumps on the rows of the first fit (issue goal: CGEns <= 0.5x).
+  ``--max-iter`` stumps on the rows of the first fit (issue goal: CGEns <= 0.5x);
+* the exact stump search (pricing, eq. 8) on those rows against the same search
+  written in numpy (gather, ``cumsum``, mask, ``argmax``), no goal.
 
 Both ensembles stop after exactly k learners with ``max_iter=k, tol=0`` (no
 learner then has a score <= tol; a fit that reaches its optimum earlier says
@@ -36,12 +38,13 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import Record, loglog_slope, measure, parser, timed
+from _common import Record, best_of, loglog_slope, measure, parser, timed
 from sklearn.ensemble import AdaBoostClassifier
 from sklearn.exceptions import ConvergenceWarning
 
 from mkbench import CGEnsClassifier, LPBoostClassifier
 from mkbench.datasets import load
+from mkbench.learners import Stumps
 
 METHODS = {"CGEns": CGEnsClassifier, "LPBoost": LPBoostClassifier}
 PAPER = {"n_iterations_run": 10_000, "max_iter": 500, "largest_n": 60_000, "speedup_iterations": 15,
@@ -58,6 +61,27 @@ def fit_exactly(name: str, k: int, C: float, X: np.ndarray, y: np.ndarray) -> di
     setup = seconds - loop[-1]
     return {"seconds": seconds, "n_iter": model.n_iter_, "status": model.status_,
             "curve": [setup + s for s in loop[1:]], "train_error": float(np.mean(model.predict(X) != y))}
+
+
+def stump_search_ratio(record: Record, X: np.ndarray, seed: int) -> None:
+    """Time of the fused stump search against the same search in numpy, on the same sorted arrays."""
+    family = Stumps(X)
+    w = np.random.default_rng(seed).normal(size=X.shape[0])
+
+    def numpy_search():
+        scores = w.sum() - 2.0 * np.cumsum(w[family.order], axis=0)
+        magnitude = np.abs(scores)
+        magnitude[~family.available] = -1.0
+        return np.unravel_index(int(np.argmax(magnitude)), magnitude.shape)
+
+    family.best(w)  # compiles (or loads) the numba kernel outside the timing
+    assert numpy_search() == family.search(w[:, None])[:2], "the two searches disagree"
+    ours, peer = best_of(lambda: family.best(w)), best_of(numpy_search)
+    print(f"stump search, n={X.shape[0]}, d={X.shape[1]}: {ours * 1e3:.2f} ms vs numpy {peer * 1e3:.2f} ms", flush=True)
+    record.add_ratio(f"stump search time, fused / numpy formulation, n={X.shape[0]}, d={X.shape[1]}",
+                     measure("Stumps.best (numba, one pass per feature)", ours),
+                     measure("numpy gather + cumsum + mask + argmax", peer), ours / peer,
+                     note="no goal: shows how much of a CGEns iteration pricing still costs")
 
 
 def draw_figure2(path: Path, iterations: dict[str, list[float]], n_iter_run: int, sizes: list[int],
@@ -112,6 +136,7 @@ def main() -> None:
     n, k = args.n_iterations_run, args.max_iter
     X, y = X_all[:n], y_all[:n]
 
+    stump_search_ratio(record, X, args.seed)
     runs = {name: fit_exactly(name, k, args.C, X, y) for name in ("LPBoost", "CGEns")}
     ada_seconds, ada = timed(lambda: AdaBoostClassifier(n_estimators=k).fit(X, y))
     record.timings["iterations_run"] = {"n": n, **runs,

@@ -135,6 +135,9 @@ def test_cgens_speed_and_figure2(tmp_path, mirror):
         assert runs[name]["n_iter"] == len(runs[name]["curve"]) == record["parameters"]["max_iter"]
         assert runs[name]["curve"] == sorted(runs[name]["curve"]) and runs[name]["curve"][-1] <= runs[name]["seconds"]
     assert figure.read_bytes()[:4] == b"\x89PNG" and figure.with_suffix(".pdf").read_bytes()[:4] == b"%PDF"
+    search = record["ratios"][0]
+    assert search["what"].startswith("stump search time") and search["goal"] is None
+    assert search["value"] == pytest.approx(search["ours"]["value"] / search["peer"]["value"])
 
 
 def test_dashboard(tmp_path, pricing_record):
