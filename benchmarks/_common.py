@@ -37,7 +37,7 @@ import numpy as np
 
 from mkbench._io import write_json
 
-PACKAGES = ("numpy", "scipy", "scikit-learn", "highspy", "osqp", "clarabel", "mkbench")
+PACKAGES = ("numpy", "scipy", "scikit-learn", "highspy", "osqp", "clarabel", "numba", "mkbench")
 _GOAL_OPERATORS = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt}
 
 
