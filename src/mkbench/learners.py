@@ -26,7 +26,7 @@ for any number of weight vectors:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from numbers import Integral, Real
 
@@ -132,17 +132,17 @@ class Best:
 def _stump_search(order: np.ndarray, W: np.ndarray, available: np.ndarray, totals: np.ndarray) -> tuple:
     """The exact stump search, fused into one pass over the sorted points of each feature.
 
-    For each feature j, L runs over the cumulative sums of the rows of W in
-    sorted order, and the stump at sorted position r scores W_l - 2 L_rl for each
-    weight row l (W_l = row sums, ``totals``). The candidate with the
-    largest edge sum_l |score_l| wins; ties go to the lowest position, then the
-    lowest feature (numpy's row-major ``argmax`` over positions x features).
-    One column is :meth:`Stumps.best`; several are AdaBoost.MH's vote per class
+    For each feature j and weight row l, L runs over the cumulative sum of W_l in
+    sorted order, and the stump at sorted position r scores W_l - 2 L_rl
+    (W_l = the row sum, ``totals[l]``). The candidate with the largest edge
+    sum_l |score_l| wins; ties go to the lowest position, then the lowest feature
+    (numpy's row-major ``argmax`` over positions x features). One row is
+    :meth:`Stumps.best`; one row per class is AdaBoost.MH's vote per class
     (:mod:`mkbench.boosting`). The same arithmetic in numpy (gather, ``cumsum``,
-    mask, ``argmax``) makes five passes over an n x d array per weight vector;
-    this loop makes one and keeps no array (2.4-7.5x faster on MNIST at n = 10^3
-    and 10^4, measured). No library searches
-    stumps under signed weights (scikit-learn's trees take weights >= 0).
+    mask, ``argmax``) makes five passes over an n x d array per weight row; this
+    loop makes one and keeps no such array (2.4-9x faster on MNIST at n = 10^3 and
+    10^4, measured in ``benchmarks/cgens_speed.py``). No library searches stumps
+    under signed weights (scikit-learn's trees take weights >= 0).
 
     Parameters
     ----------
@@ -171,7 +171,7 @@ def _stump_search(order: np.ndarray, W: np.ndarray, available: np.ndarray, total
     sum_squares = 0.0
     for j in range(d):
         edge[:] = 0.0
-        for l in range(m):  # one scalar running sum per column keeps the hot loop in registers
+        for l in range(m):  # one scalar running sum per weight row keeps the hot loop in registers
             L = 0.0
             for r in range(n):
                 L += W[l, order[r, j]]
