@@ -9,22 +9,24 @@ SVM (1) on the chosen learners' outputs.
 
 Restricted master
 -----------------
-The paper solves it with liblinear. scikit-learn's liblinear (``LinearSVC``)
-cannot serve here: it returns no dual variables alpha, which price the next
-learner (eq. 8), and with ``loss="hinge"`` it penalises the offset b through
-``intercept_scaling``, which is not problem (1). We therefore solve the
-restricted dual (2) with libsvm through :class:`mkbench.masters.SVMDualMaster`
-(``SVC(kernel="precomputed")`` on G = H H', updated by one rank-one term per
-learner), which returns alpha (``dual_coef_`` = y_i alpha_i) and an
-unpenalised b. Measured on MNIST odd/even with the outputs of random stumps
-(10^4 points, 100-500 learners, C in {0.01, 1}), ``SVC(kernel="linear")`` on H
-took 5-98 s per solve against 7-55 s for the precomputed Gram (0.2-1.5 s for
-both at 2000 points), and ``LinearSVC`` 0.5-86 s; the Clarabel and OSQP QP
-masters (:func:`mkbench.masters.make_qp_master`) took 4-16x longer than libsvm
-over a 200-learner run on banana. The precomputed Gram costs n^2 floats
-(0.8 GB at n = 10^4), so n = 60 000 (Fig. 2) is out of reach of this master.
-libsvm cannot be warm-started from the previous alpha, so every iteration
-solves from scratch: that, not the O(n d) stump search, dominates the fit.
+The paper solves it with liblinear (§IV, §VI "Computation efficiency"), which
+penalises the offset b through a constant feature (scikit-learn's
+``intercept_scaling``). Two masters are offered (``solver``):
+
+* ``"dual_cd"`` (default): :class:`mkbench.masters.LinearSVMCDMaster`,
+  liblinear's dual coordinate descent with liblinear's offset, warm-started from
+  the previous alpha: adding a learner leaves the dual's feasible set unchanged, so
+  each master takes a few passes over the points. scikit-learn's ``LinearSVC``
+  cannot serve, as it neither starts from nor returns alpha, which prices the next
+  learner (eq. 8).
+* ``"libsvm"``: the SVM (1) exactly, with an unpenalised b, as the dual (2) solved by
+  libsvm (:class:`mkbench.masters.SVMDualMaster`, ``SVC(kernel="precomputed")`` on
+  G = H H', one rank-one update per learner). libsvm cannot be warm-started and G
+  costs n^2 floats (0.8 GB at n = 10^4; n = 60 000 of Fig. 2 is out of reach).
+
+Measured on MNIST odd/even, 500 stumps, C = 0.001 (benchmarks/cgens_speed.py
+records the same-run ratios): "dual_cd" took 2.5 s at n = 1000 against 4.1 s for
+"libsvm", and 20 s at n = 10^4 against about 240 s.
 
 The paper initialises alpha to a constant; here the loop starts from the exact
 restricted SVM with no learner (the offset b alone), whose alpha price the
@@ -47,10 +49,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..cg import CGResult, column_generation
 from ..learner_oracle import LearnerOracle
 from ..learners import LEARNERS, make_family, outputs
-from ..masters import SVMDualMaster
+from ..masters import LinearSVMCDMaster, SVMDualMaster
+from ..masters._solution import check_choice
 from ._binary import BinaryClassifierMixin
 
 __all__ = ["CGEnsClassifier"]
+
+SOLVERS = ("dual_cd", "libsvm")
 
 
 def fit_by_column_generation(
@@ -64,8 +69,8 @@ def fit_by_column_generation(
 ) -> CGResult:
     """Run column generation of ``master`` over the weak learners of ``estimator`` on X (Alg. 1, 2).
 
-    Validates the parameters the ensembles share (``learner``, ``max_iter``, ``tol``,
-    ``gamma``; ``n_candidates`` and ``random_state`` go to the family), sets
+    Validates the parameters the ensembles share (``learner``, ``max_iter``,
+    ``time_limit``, ``tol``, ``gamma``; ``n_candidates`` and ``random_state`` go to the family), sets
     ``learners_``, ``n_iter_``, ``status_`` and ``history_``, and warns with a
     ConvergenceWarning unless the loop ended optimal.
 
@@ -90,6 +95,9 @@ def fit_by_column_generation(
         raise ValueError(f"learner={estimator.learner!r} is not one of {', '.join(map(repr, LEARNERS))}")
     if not (isinstance(estimator.max_iter, Integral) and estimator.max_iter >= 0):
         raise ValueError(f"max_iter must be an integer >= 0, got {estimator.max_iter!r}")
+    time_limit = estimator.time_limit
+    if time_limit is not None and not (isinstance(time_limit, Real) and time_limit > 0):
+        raise ValueError(f"time_limit must be a number of seconds > 0 or None, got {time_limit!r}")
     if not (isinstance(estimator.tol, Real) and estimator.tol >= 0):
         raise ValueError(f"tol must be a number >= 0, got {estimator.tol!r}")
     gamma = estimator.gamma
@@ -104,7 +112,9 @@ def fit_by_column_generation(
         random_state=check_random_state(estimator.random_state),
     )
     oracle = LearnerOracle(family, exclude_chosen=exclude_chosen)
-    result = column_generation(master, oracle, tol=estimator.tol, max_iter=estimator.max_iter, callback=callback)
+    result = column_generation(
+        master, oracle, tol=estimator.tol, max_iter=estimator.max_iter, time_limit=time_limit, callback=callback
+    )
     estimator.learners_ = list(result.choices)
     estimator.n_iter_ = result.n_iter
     estimator.status_ = result.status
@@ -112,8 +122,8 @@ def fit_by_column_generation(
     if result.status != "optimal":
         warnings.warn(
             f"{type(estimator).__name__} stopped ({result.status}) after {result.n_iter} learners with a "
-            f"score of {result.history[-1]['max_violation']:.3g} > tol={estimator.tol}; raise max_iter to "
-            "reach the optimum over all learners",
+            f"score of {result.history[-1]['max_violation']:.3g} > tol={estimator.tol}; raise max_iter "
+            "(or time_limit) to reach the optimum over all learners",
             ConvergenceWarning,
             stacklevel=3,
         )
@@ -232,6 +242,8 @@ _COMMON_PARAMETERS = """
 _COMMON_REST = """
     max_iter : int, default=100
         Most learners to add (J_max of the algorithm).
+    time_limit : float, default=None
+        Seconds after which no further learner is added (status "time_limit").
     n_candidates : int, default=2000
         Learners drawn per iteration for "perceptron" and "fourier" (§VI-A).
     gamma : float, default=None
@@ -257,7 +269,7 @@ _COMMON_REST = """
     intercept_path_ : ndarray of shape (n_iter_ + 1,)
     n_iter_ : int
         Learners added.
-    status_ : {"optimal", "max_iter"}
+    status_ : {"optimal", "max_iter", "time_limit"}
         "optimal": no learner's score exceeded ``tol``.
     history_ : list of dict
         Per iteration: restricted objective, largest score, duality gap, learners
@@ -276,9 +288,13 @@ class CGEnsClassifier(_LearnerEnsemble):
         + """
     tol : float, default=1e-3
         epsilon of Algorithm 1: stop when max_h |sum_i y_i alpha_i h(x_i)| <= tol (eq. 8).
-        Scores are in units of C; libsvm's alpha are accurate to about ``solver_tol``.
+        Scores are in units of C; the master's alpha are accurate to about ``solver_tol``.
+    solver : {"dual_cd", "libsvm"}, default="dual_cd"
+        Restricted master: liblinear's warm-started dual coordinate descent, with
+        liblinear's penalised offset (b^2 / 2 added to the objective, as the paper
+        ran it), or libsvm on the SVM (1) with a free offset (see the module notes).
     solver_tol : float, default=1e-3
-        libsvm's stopping tolerance for each restricted master (scikit-learn's SVC ``tol``)."""
+        The master's stopping tolerance (scikit-learn's ``LinearSVC`` / ``SVC`` ``tol``)."""
         + _COMMON_REST
     )
 
@@ -288,7 +304,9 @@ class CGEnsClassifier(_LearnerEnsemble):
         *,
         C: float = 1.0,
         max_iter: int = 100,
+        time_limit: float | None = None,
         tol: float = 1e-3,
+        solver: str = "dual_cd",
         solver_tol: float = 1e-3,
         n_candidates: int = 2000,
         gamma: float | None = None,
@@ -297,13 +315,17 @@ class CGEnsClassifier(_LearnerEnsemble):
         self.learner = learner
         self.C = C
         self.max_iter = max_iter
+        self.time_limit = time_limit
         self.tol = tol
+        self.solver = solver
         self.solver_tol = solver_tol
         self.n_candidates = n_candidates
         self.gamma = gamma
         self.random_state = random_state
 
-    def _master(self, signed: np.ndarray) -> SVMDualMaster:
+    def _master(self, signed: np.ndarray) -> SVMDualMaster | LinearSVMCDMaster:
         if not (isinstance(self.solver_tol, Real) and self.solver_tol > 0):
             raise ValueError(f"solver_tol must be a number > 0, got {self.solver_tol!r}")
+        if check_choice("solver", self.solver, SOLVERS) == "dual_cd":
+            return LinearSVMCDMaster(signed, self.C, tol=self.solver_tol)
         return SVMDualMaster(signed, self.C, tol=self.solver_tol)

@@ -141,6 +141,8 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
         Weight of the squared residuals in (10), > 0.
     max_iter : int, default=100
         Most learners to add (J_max).
+    time_limit : float, default=None
+        Seconds after which no further learner is added (status "time_limit").
     tol : float, default=1e-6
         epsilon of Algorithm 2: stop when max_tau sum_i U_{i tau} h(x_i) <= tol.
     n_candidates : int, default=2000
@@ -165,7 +167,7 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
     intercept_path_ : ndarray of shape (n_iter_ + 1, l)
         b after t learners.
     n_iter_ : int
-    status_ : {"optimal", "max_iter"}
+    status_ : {"optimal", "max_iter", "time_limit"}
     history_ : list of dict
         Per iteration: objective, max violation, ``n_columns`` (learners) and cumulative ``seconds``.
     n_features_in_ : int
@@ -177,6 +179,7 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
         *,
         C: float = 1.0,
         max_iter: int = 100,
+        time_limit: float | None = None,
         tol: float = 1e-6,
         n_candidates: int = 2000,
         gamma: float | None = None,
@@ -185,6 +188,7 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
         self.learner = learner
         self.C = C
         self.max_iter = max_iter
+        self.time_limit = time_limit
         self.tol = tol
         self.n_candidates = n_candidates
         self.gamma = gamma

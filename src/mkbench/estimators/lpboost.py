@@ -42,6 +42,7 @@ class LPBoostClassifier(_LearnerEnsemble):
         *,
         C: float = 1.0,
         max_iter: int = 100,
+        time_limit: float | None = None,
         tol: float = 1e-6,
         n_candidates: int = 2000,
         gamma: float | None = None,
@@ -50,6 +51,7 @@ class LPBoostClassifier(_LearnerEnsemble):
         self.learner = learner
         self.C = C
         self.max_iter = max_iter
+        self.time_limit = time_limit
         self.tol = tol
         self.n_candidates = n_candidates
         self.gamma = gamma

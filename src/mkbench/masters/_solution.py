@@ -99,6 +99,30 @@ def qp_duality_gap(scores: np.ndarray, *, free_sign: bool) -> float:
     return 0.5 * float(scores @ scores)
 
 
+class FreeSignQPPricing:
+    """Pricing of a 2-norm master with free-sign alpha and score threshold 0 (cgboost eq. 12, 14; CGEns eq. 8).
+
+    Shared by the masters that solve it in the dual (libsvm, dual coordinate
+    descent); they set ``y``.
+    """
+
+    score_threshold = 0.0
+    alpha_sign = "free"
+    y: np.ndarray
+
+    @property
+    def n_rows(self) -> int:
+        return self.y.shape[0]
+
+    def violation(self, scores: np.ndarray) -> np.ndarray:
+        """|score_j| of columns not in the master; > 0 means the column would enter."""
+        return dual_violation(scores, free_sign=True, threshold=self.score_threshold)
+
+    def duality_gap(self, scores: np.ndarray) -> float:
+        """1/2 sum over the columns not in the master of score_j^2 (cgboost Prop. 4.1, CGEns Claim IV.1)."""
+        return qp_duality_gap(scores, free_sign=True)
+
+
 def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise ValueError naming both."""
     if value not in choices:

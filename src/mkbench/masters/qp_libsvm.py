@@ -40,6 +40,7 @@ from ._solution import (
     ON_FAILURE,
     OPTIMAL,
     ColumnStore,
+    FreeSignQPPricing,
     MasterSolution,
     add_outer,
     as_column_block,
@@ -57,7 +58,7 @@ from .qp_osqp import LOSSES, QPMaster
 __all__ = ["NonnegSVMDualMaster", "SVMDualMaster", "make_qp_master"]
 
 
-class SVMDualMaster:
+class SVMDualMaster(FreeSignQPPricing):
     """Restricted 2-norm master with free alpha and free b, solved as an SVM / SVR dual by libsvm.
 
     Parameters
@@ -91,8 +92,6 @@ class SVMDualMaster:
     column outside it has score_j = 0 (Remark 4.1-4.2).
     """
 
-    score_threshold = 0.0
-    alpha_sign = "free"
     intercept = "free"
 
     def __init__(
@@ -118,10 +117,6 @@ class SVMDualMaster:
         self._gram = np.zeros((self.n_rows, self.n_rows))
         if columns is not None:
             self.add_columns(columns)
-
-    @property
-    def n_rows(self) -> int:
-        return self.y.shape[0]
 
     @property
     def n_columns(self) -> int:
@@ -205,13 +200,6 @@ class SVMDualMaster:
             return self._failure(iterations, perf_counter() - start)
         return self._solution(w, b, self._columns.array.T @ w, iterations, perf_counter() - start)
 
-    def violation(self, scores: np.ndarray) -> np.ndarray:
-        """|score_j| of columns not in the master (eq. 12, 14); > 0 means the column would enter."""
-        return dual_violation(scores, free_sign=True, threshold=self.score_threshold)
-
-    def duality_gap(self, scores: np.ndarray) -> float:
-        """1/2 sum over the columns not in the master of score_j^2 (Proposition 4.1)."""
-        return qp_duality_gap(scores, free_sign=True)
 
 
 class NonnegSVMDualMaster(SVMDualMaster):
