@@ -9,6 +9,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mkbench.estimators.cgens import CGEnsClassifier
 from mkbench.estimators.cgens_sls import CGEnsSLSClassifier, SimplexLSMaster, simplex_code
+from mkbench.estimators.lpboost import LPBoostClassifier
 from mkbench.learner_oracle import LearnerOracle
 from mkbench.learners import FourierFeature, Perceptron, Stump, Stumps, outputs
 from mkbench.masters import MasterSolution, solve_qp
@@ -159,6 +160,18 @@ def test_bad_inputs_have_clear_messages(circle):
         CGEnsClassifier("perceptron", n_candidates=0).fit(X, labels)
     with pytest.raises(ValueError, match="gamma must be a number > 0"):
         CGEnsClassifier("fourier", gamma=-1.0).fit(X, labels)
+    with pytest.raises(ValueError, match="time_limit must be a number of seconds > 0 or None"):
+        CGEnsClassifier(time_limit=0).fit(X, labels)
+    with pytest.raises(ValueError, match="solver='liblinear' is not one of 'dual_cd', 'libsvm'"):
+        CGEnsClassifier(solver="liblinear").fit(X, labels)
+
+
+@pytest.mark.parametrize("estimator", [CGEnsClassifier, LPBoostClassifier, CGEnsSLSClassifier])
+def test_time_limit_stops_the_loop_with_its_status(circle, estimator):
+    X, labels = circle
+    with pytest.warns(ConvergenceWarning, match=r"stopped \(time_limit\) after 0 learners.*or time_limit"):
+        model = estimator(max_iter=50, time_limit=1e-9).fit(X, labels)
+    assert model.status_ == "time_limit" and model.n_iter_ == 0
 
 
 @parametrize_with_checks(
