@@ -116,17 +116,27 @@ def master_ratio(record: Record, k: int, C: float, X: np.ndarray, y: np.ndarray)
                      note=f"no goal; C = {C}")
 
 
+def cut_short(run: dict, k: int) -> bool:
+    """Whether a fit stopped at the time limit before its ``k`` learners."""
+    return run["status"] == "time_limit" and run["n_iter"] < k
+
+
 def lower_bound(run: dict, k: int) -> str:
     """The note of a ratio whose LPBoost fit stopped at the time limit: the ratio is a lower bound."""
-    if run["status"] != "time_limit" or run["n_iter"] >= k:
+    if not cut_short(run, k):
         return ""
     return (f"; a lower bound: LPBoost stopped at the time limit after {run['n_iter']} of {k} iterations, "
             "so its time for all of them is longer")
 
 
 def draw_figure2(path: Path, iterations: dict[str, list[float]], n_iter_run: int, sizes: list[int],
-                 by_size: dict[str, list[float]], k_sizes: int) -> None:
-    """Figure 2: training time vs iterations (left) and vs n (right), log scale, LPBoost and CGEns."""
+                 by_size: dict[str, list[float]], k_sizes: int, stopped: dict[str, list[bool]]) -> None:
+    """Figure 2: training time vs iterations (left) and vs n (right), log scale, LPBoost and CGEns.
+
+    ``stopped[name][i]`` marks a fit at ``sizes[i]`` cut short by the time limit: its point is a
+    lower bound on the time of ``k_sizes`` iterations, drawn as a triangle pointing up, as is the
+    end of a curve on the left that stops before the other.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -136,13 +146,22 @@ def draw_figure2(path: Path, iterations: dict[str, list[float]], n_iter_run: int
 
     left = pd.DataFrame([{"method": m, "iterations": t + 1, "seconds": s}
                          for m, curve in iterations.items() for t, s in enumerate(curve)])
-    right = pd.DataFrame([{"method": m, "n": n, "seconds": s}
-                          for m, times in by_size.items() for n, s in zip(sizes, times)])
+    right = pd.DataFrame([{"method": m, "n": n, "seconds": s, "stopped": cut}
+                          for m, times in by_size.items() for n, s, cut in zip(sizes, times, stopped[m])])
     sns.set_theme(style="whitegrid")
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     sns.lineplot(data=left, x="iterations", y="seconds", hue="method", ax=axes[0])
+    longest = max(len(curve) for curve in iterations.values())
+    for curve in iterations.values():
+        if len(curve) < longest:  # that fit stopped at the time limit
+            axes[0].scatter([len(curve)], [curve[-1]], marker="^", s=120, color="black", zorder=3)
     axes[0].set(yscale="log", title=f"time vs iterations, n = {n_iter_run}", ylabel="training time (s)")
     sns.lineplot(data=right, x="n", y="seconds", hue="method", marker="o", ax=axes[1])
+    cut = right[right["stopped"]]
+    if not cut.empty:
+        axes[1].scatter(cut["n"], cut["seconds"], marker="^", s=120, color="black", zorder=3,
+                        label="stopped at the time limit\n(a lower bound)")
+        axes[1].legend()
     axes[1].set(xscale="log", yscale="log", title=f"time vs n, {k_sizes} iterations", ylabel="training time (s)")
     fig.suptitle("CGEns Fig. 2: LPBoost vs CGEns, decision stumps, MNIST odd vs even")
     fig.tight_layout()
@@ -209,12 +228,14 @@ def main() -> None:
 
     by_size: dict[str, list[float]] = {"LPBoost": [], "CGEns": []}
     last: dict[str, dict] = {}  # the fits at the largest size
+    stopped: dict[str, list[bool]] = {name: [] for name in by_size}
     record.timings["sizes_run"] = {"iterations": args.iterations_at_sizes, "runs": []}
     for size in args.sizes:
         for name in by_size:
             run = fit_exactly(name, args.iterations_at_sizes, C[name], X_all[:size], y_all[:size], args.time_limit)
             by_size[name].append(run["seconds"])
             last[name] = run
+            stopped[name].append(cut_short(run, args.iterations_at_sizes))
             record.timings["sizes_run"]["runs"].append({"method": name, "n": size, **run, "curve": None})
         print(f"n={size:6d}, {args.iterations_at_sizes} iterations: LPBoost {by_size['LPBoost'][-1]:.1f} s, "
               f"CGEns {by_size['CGEns'][-1]:.1f} s, speed-up {by_size['LPBoost'][-1] / by_size['CGEns'][-1]:.2f}",
@@ -239,7 +260,7 @@ def main() -> None:
             f"{PAPER['largest_n']}): measured n = {n} and n up to {args.sizes[-1]}; the AdaBoost comparison uses "
             "the same n")
     draw_figure2(Path(args.figure), {name: run["curve"] for name, run in runs.items()}, n, args.sizes, by_size,
-                 args.iterations_at_sizes)
+                 args.iterations_at_sizes, stopped)
     print(f"figure: {Path(args.figure).with_suffix('.png')} (+ .pdf)")
     record.write()
 

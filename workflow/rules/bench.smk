@@ -46,7 +46,7 @@ rule bench_record:
 
 # CGEns vs LPBoost also draws the CGEns paper's Figure 2 from the same timings, at the paper's
 # sizes (500 iterations at n = 10^4; 100 iterations at n up to 60 000). LPBoost's fits stop at
-# 20 min each (their ratios are then lower bounds); the run takes about 2 h.
+# 20 min each (their ratios are then lower bounds); the run took 80 min here.
 CGENS_SPEED_ARGS = "--n-iterations-run 10000 --sizes 1000 4000 16000 60000 --time-limit 1200"
 
 
