@@ -57,13 +57,19 @@ PAPER = {"n_iterations_run": 10_000, "max_iter": 500, "largest_n": 60_000, "spee
          "speedup_n": 26}
 
 
-def fit_exactly(name: str, k: int, C: float, X: np.ndarray, y: np.ndarray, time_limit: float | None = None,
-                **params: object) -> dict:
-    """Fit ``name`` with exactly ``k`` stumps (max_iter=k, tol=0) or until ``time_limit``; seconds and the curve."""
+def fit_quietly(name: str, k: int, C: float, X: np.ndarray, y: np.ndarray, time_limit: float | None = None,
+                **params: object) -> tuple[float, object]:
+    """Fit ``name`` with exactly ``k`` stumps (max_iter=k, tol=0) or until ``time_limit``: (seconds, model)."""
     model = METHODS[name]("stump", C=C, max_iter=k, tol=0.0, time_limit=time_limit, **params)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # status max_iter is the point here
-        seconds, model = timed(lambda: model.fit(X, y))
+        return timed(lambda: model.fit(X, y))
+
+
+def fit_exactly(name: str, k: int, C: float, X: np.ndarray, y: np.ndarray, time_limit: float | None = None,
+                **params: object) -> dict:
+    """:func:`fit_quietly`'s wall seconds, status and the cumulative time after each learner."""
+    seconds, model = fit_quietly(name, k, C, X, y, time_limit, **params)
     loop = [row["seconds"] for row in model.history_]
     setup = seconds - loop[-1]
     return {"seconds": seconds, "n_iter": model.n_iter_, "status": model.status_,
@@ -75,10 +81,7 @@ def select_C(name: str, k: int, X: np.ndarray, y: np.ndarray, X_val: np.ndarray,
     """The C of ``C_GRIDS[name]`` with the lowest validation error after ``k`` learners (ties: the smaller C)."""
     errors = {}
     for C in C_GRIDS[name]:
-        model = METHODS[name]("stump", C=C, max_iter=k, tol=0.0, time_limit=time_limit)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            model.fit(X, y)
+        _, model = fit_quietly(name, k, C, X, y, time_limit)
         errors[C] = float(np.mean(model.predict(X_val) != y_val))
     best = min(errors, key=lambda C: (errors[C], C))
     print(f"{name}: C = {best} (validation errors {errors})", flush=True)
@@ -108,7 +111,7 @@ def stump_search_ratio(record: Record, X: np.ndarray, seed: int) -> None:
 
 def master_ratio(record: Record, k: int, C: float, X: np.ndarray, y: np.ndarray) -> None:
     """CGEns fit time with its default master (warm-started dual CD) against the libsvm master."""
-    ours, peer = (fit_exactly("CGEns", k, C, X, y, solver=solver)["seconds"] for solver in ("dual_cd", "libsvm"))
+    ours, peer = (fit_quietly("CGEns", k, C, X, y, solver=solver)[0] for solver in ("dual_cd", "libsvm"))
     print(f"CGEns masters, n={X.shape[0]}, {k} stumps: dual CD {ours:.2f} s vs libsvm {peer:.2f} s", flush=True)
     record.add_ratio(f"CGEns fit time, dual CD master / libsvm master, {k} stumps, n={X.shape[0]}",
                      measure("solver='dual_cd' (warm-started, liblinear's offset)", ours),

@@ -165,14 +165,31 @@ class ColumnStore:
     """The restricted master's columns, appended in amortised O(1) time.
 
     Column generation adds one column per iteration; ``np.hstack`` would copy all
-    k earlier columns each time (O(k^2 n) over a run). The columns are kept as the
-    rows of a buffer whose capacity doubles when full, and :attr:`array` is an
-    (n_rows, k) view of the filled part, without a copy.
+    k earlier columns each time (O(k^2 n) over a run). The columns are kept in a
+    buffer whose capacity doubles when full, and :attr:`array` is an (n_rows, k)
+    view of the filled part, without a copy.
+
+    Parameters
+    ----------
+    n_rows : int
+    contiguous : {"columns", "rows"}, default="columns"
+        What is contiguous in memory: each column (for BLAS on K_W' w), or each
+        row (for the coordinate descent of :mod:`.svm_cd`, which visits the points
+        one at a time).
     """
 
-    def __init__(self, n_rows: int) -> None:
-        self._buffer = np.empty((16, n_rows))
+    def __init__(self, n_rows: int, contiguous: str = "columns") -> None:
+        self._n_rows = n_rows
+        self._by_row = check_choice("contiguous", contiguous, ("columns", "rows")) == "rows"
+        self._buffer = self._empty(16)
         self._k = 0
+
+    def _empty(self, capacity: int) -> np.ndarray:
+        return np.empty((self._n_rows, capacity) if self._by_row else (capacity, self._n_rows))
+
+    def _full(self, buffer: np.ndarray) -> np.ndarray:
+        """``buffer`` as an (n_rows, capacity) view."""
+        return buffer if self._by_row else buffer.T
 
     def __len__(self) -> int:
         return self._k
@@ -180,16 +197,17 @@ class ColumnStore:
     @property
     def array(self) -> np.ndarray:
         """The columns as an (n_rows, k) view; valid until the next :meth:`append`."""
-        return self._buffer[: self._k].T
+        return self._full(self._buffer)[:, : self._k]
 
     def append(self, K: np.ndarray) -> None:
         """Append the columns of the (n_rows, m) array ``K``."""
         end = self._k + K.shape[1]
-        if end > self._buffer.shape[0]:
-            grown = np.empty((max(end, 2 * self._buffer.shape[0]), self._buffer.shape[1]))
-            grown[: self._k] = self._buffer[: self._k]
+        capacity = self._full(self._buffer).shape[1]
+        if end > capacity:
+            grown = self._empty(max(end, 2 * capacity))
+            self._full(grown)[:, : self._k] = self.array
             self._buffer = grown
-        self._buffer[self._k : end] = K.T
+        self._full(self._buffer)[:, self._k : end] = K
         self._k = end
 
 

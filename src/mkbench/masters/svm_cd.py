@@ -34,6 +34,7 @@ import numpy as np
 from ._solution import (
     ON_FAILURE,
     OPTIMAL,
+    ColumnStore,
     FreeSignQPPricing,
     MasterSolution,
     as_column_block,
@@ -47,15 +48,13 @@ __all__ = ["LinearSVMCDMaster"]
 
 
 @numba.njit(cache=True, nogil=True)
-def _dual_cd(X, k, y, alpha, w, QD, C, eps, max_epochs, seed):  # pragma: no cover - compiled
+def _dual_cd(X, y, alpha, w, QD, C, eps, max_epochs, seed):  # pragma: no cover - compiled
     """liblinear's dual coordinate descent for the hinge-loss SVM, from the given alpha.
 
     Parameters
     ----------
-    X : ndarray of shape (n, capacity)
-        Rows x_i in the first k columns (C-contiguous rows); the offset feature B
-        is one of them.
-    k : int
+    X : ndarray of shape (n, k)
+        Rows x_i, each contiguous in memory; the offset feature B is one column.
     y : ndarray of shape (n,)
         Labels in {-1, +1}.
     alpha : ndarray of shape (n,)
@@ -78,7 +77,7 @@ def _dual_cd(X, k, y, alpha, w, QD, C, eps, max_epochs, seed):  # pragma: no cov
     converged : bool
     """
     np.random.seed(seed)
-    n = X.shape[0]
+    n, k = X.shape
     index = np.arange(n)
     active = n
     pg_max_old, pg_min_old = np.inf, -np.inf
@@ -185,19 +184,17 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         self.tol = float(tol)
         self.max_epochs = int(max_epochs)
         self.on_failure = check_choice("on_failure", on_failure, ON_FAILURE)
-        n = self.n_rows
-        self._X = np.empty((n, 16))  # rows x_i = [B, h_1(x_i), ..., h_k(x_i)], capacity doubling
-        self._X[:, 0] = self.intercept_scaling
-        self._k = 1
-        self._QD = np.full(n, self.intercept_scaling**2)
-        self._alpha = np.zeros(n)
+        self._X = ColumnStore(self.n_rows, contiguous="rows")  # rows x_i = [B, h_1(x_i), ..., h_k(x_i)]
+        self._X.append(np.full((self.n_rows, 1), self.intercept_scaling))
+        self._QD = np.full(self.n_rows, self.intercept_scaling**2)
+        self._alpha = np.zeros(self.n_rows)
         self._w = np.zeros(1)
         if columns is not None:
             self.add_columns(columns)
 
     @property
     def n_columns(self) -> int:
-        return self._k - 1
+        return len(self._X) - 1
 
     def add_columns(self, K: np.ndarray) -> None:
         """Append learner outputs as features; alpha stays, and w gains their scores sum_i y_i alpha_i h(x_i).
@@ -207,13 +204,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         K : array-like of shape (n_rows, m) or (n_rows,)
         """
         K = as_column_block(K, self.n_rows)
-        end = self._k + K.shape[1]
-        if end > self._X.shape[1]:
-            grown = np.empty((self.n_rows, max(end, 2 * self._X.shape[1])))
-            grown[:, : self._k] = self._X[:, : self._k]
-            self._X = grown
-        self._X[:, self._k : end] = K
-        self._k = end
+        self._X.append(K)
         self._QD += np.einsum("ij,ij->i", K, K)
         self._w = np.concatenate([self._w, K.T @ (self.y * self._alpha)])
 
@@ -232,7 +223,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         """
         start = perf_counter()
         epochs, converged = _dual_cd(
-            self._X, self._k, self.y, self._alpha, self._w, self._QD, self.C, self.tol, self.max_epochs, 0
+            self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self.tol, self.max_epochs, 0
         )
         seconds = perf_counter() - start
         if not converged:
@@ -248,7 +239,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
                 on_failure=self.on_failure,
             )
         w = self._w.copy()
-        margins = self.y * (self._X[:, : self._k] @ w)
+        margins = self.y * (self._X.array @ w)
         return MasterSolution(
             alpha=w[1:],
             intercept=self.intercept_scaling * w[0],
