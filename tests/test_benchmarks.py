@@ -99,7 +99,8 @@ def test_pricing(pricing_record):
 def test_fit_time(tmp_path, mirror):
     record = run_quick("fit_time", tmp_path, "--mirror", str(mirror))
     check_record(record, "fit_time")
-    assert [r["goal"] for r in record["ratios"]] == ["<= 0.25", "<= 0.25"]  # libsvm and clarabel backends
+    assert [r["goal"] for r in record["ratios"]] == ["<= 0.25"] * 3
+    assert [r["what"].split("(")[1].split(" master")[0] for r in record["ratios"]] == ["dual_cd", "libsvm", "clarabel"]
 
 
 @pytest.mark.mirror
@@ -110,6 +111,10 @@ def test_mark_scalability(tmp_path, mirror):
     slope = record["ratios"][0]
     assert slope["value"] == pytest.approx(_common.loglog_slope(record["series"][0]["sizes"],
                                                                 record["series"][0]["seconds"]))
+    equal, timing = record["ratios"][1], record["timings"]["equal_mse"]
+    assert timing["svr_test_mse"] == record["timings"]["runs"][-1]["svr_test_mse"]
+    assert timing["reached"] == (timing["test_mse"] <= timing["svr_test_mse"])
+    assert equal["met"] == (timing["reached"] and equal["value"] <= 0.25)
 
 
 @pytest.mark.mirror

@@ -11,7 +11,14 @@ from sklearn.exceptions import ConvergenceWarning
 
 from mkbench.cg import column_generation
 from mkbench.kernels import KernelColumns
-from mkbench.masters import LPMaster, NonnegSVMDualMaster, QPMaster, SVMDualMaster
+from mkbench.masters import (
+    LinearSVMCDMaster,
+    LPMaster,
+    NonnegLinearSVMCDMaster,
+    NonnegSVMDualMaster,
+    QPMaster,
+    SVMDualMaster,
+)
 from mkbench.oracles import KernelOracle
 
 from .test_masters import highs_qp_reference, linprog_reference
@@ -88,17 +95,28 @@ def test_qp_column_generation_reaches_the_full_qp(data, strategy, loss, alpha_si
     _assert_no_violating_column(result, X, master)
 
 
+# The dual-solver masters: libsvm (free b; linear and RBF columns only, the quadratic ones make
+# K K' too ill-conditioned for SMO, see qp_libsvm) and dual CD (b penalised; every kernel, with
+# its default loose solves until column generation tightens it).
+DUAL_BACKENDS = {
+    "libsvm": (["linear", "rbf"], "free", {"free": SVMDualMaster, "nonneg": NonnegSVMDualMaster}),
+    "dual_cd": (["linear", "quadratic", "rbf"], "regularized",
+                {"free": LinearSVMCDMaster, "nonneg": NonnegLinearSVMCDMaster}),
+}
+
+
 @pytest.mark.parametrize("strategy", ["full", "stratified"])
 @pytest.mark.parametrize("alpha_sign", ["free", "nonneg"])
-def test_libsvm_column_generation_reaches_the_full_qp(data, strategy, alpha_sign):
-    """Linear and RBF columns only: the quadratic ones make K K' too ill-conditioned for SMO (see qp_libsvm)."""
+@pytest.mark.parametrize("backend", sorted(DUAL_BACKENDS))
+def test_dual_solver_column_generation_reaches_the_full_qp(data, strategy, alpha_sign, backend):
     X, y, _ = data
-    columns = KernelColumns(X, ["linear", "rbf"])
-    master = SVMDualMaster(y, 1.0) if alpha_sign == "free" else NonnegSVMDualMaster(y, 1.0)
+    kernels, intercept, masters = DUAL_BACKENDS[backend]
+    columns = KernelColumns(X, kernels)
+    master = masters[alpha_sign](y, 1.0)
     result = column_generation(master, KernelOracle(columns, strategy=strategy), tol=1e-6, max_iter=2000)
     assert result.status == "optimal"
-    K = np.hstack([columns.block(p, range(len(X))) for p in range(2)])
-    expected = highs_qp_reference(K, y, 1.0, "hinge", alpha_sign, "free")
+    K = np.hstack([columns.block(p, range(len(X))) for p in range(len(kernels))])
+    expected = highs_qp_reference(K, y, 1.0, "hinge", alpha_sign, intercept)
     assert result.solution.objective == pytest.approx(expected, rel=1e-4)
     chosen = [p * len(X) + j for p, j in result.choices]
     outside = np.setdiff1d(np.arange(K.shape[1]), chosen)

@@ -56,19 +56,33 @@ def test_regressor_equals_the_full_master(data):
     np.testing.assert_allclose(model.predict(X), K @ full.alpha + full.intercept, atol=1e-3)
 
 
+# The dual-solver backends and the offset each solves (make_qp_master).
+DUAL_SOLVERS = {"libsvm": (True, "free"), "dual_cd": ("regularized", "regularized")}
+
+
 @pytest.mark.parametrize("positive", [False, True])
-def test_libsvm_backend_reaches_the_same_full_master(data, positive):
+@pytest.mark.parametrize("solver", sorted(DUAL_SOLVERS))
+def test_dual_solver_backends_reach_the_same_full_master(data, solver, positive):
     X, labels, _ = data
-    model = CGBoostClassifier(["linear", "rbf"], C=2.0, solver="libsvm", positive=positive).fit(X, labels)
-    K, _ = _full(X, ["linear", "rbf"])
+    fit_intercept, intercept = DUAL_SOLVERS[solver]
+    kernels = ["linear", "rbf"] if solver == "libsvm" else ["linear", "quadratic", "rbf"]  # SMO crawls on Q
+    model = CGBoostClassifier(kernels, C=2.0, solver=solver, positive=positive, fit_intercept=fit_intercept)
+    model.fit(X, labels)
+    K, _ = _full(X, kernels)
     alpha_sign = "nonneg" if positive else "free"
-    full = solve_qp(K, np.where(labels == "odd", 1.0, -1.0), 2.0, alpha_sign=alpha_sign, intercept="free")
+    full = solve_qp(K, np.where(labels == "odd", 1.0, -1.0), 2.0, alpha_sign=alpha_sign, intercept=intercept)
     assert model.status_ == "optimal"
     assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-4)
     f_full = K @ full.alpha + full.intercept
     np.testing.assert_allclose(model.decision_function(X), f_full, atol=1e-3 * np.abs(f_full).max())
-    with pytest.raises(ValueError, match="solver='libsvm' solves the 2-norm master only with a free offset"):
-        CGBoostClassifier(["linear"], fit_intercept=False, solver="libsvm").fit(X, labels)
+    with pytest.raises(ValueError, match=f"solver={solver!r} solves the 2-norm master only with a {intercept} offset"):
+        CGBoostClassifier(["linear"], fit_intercept=False, solver=solver).fit(X, labels)
+
+
+def test_dual_cd_backend_is_for_classification_only(data):
+    X, _, response = data
+    with pytest.raises(ValueError, match="solver='dual_cd' solves the classification master only"):
+        CGBoostRegressor(["linear"], fit_intercept="regularized", solver="dual_cd").fit(X, response)
 
 
 def test_composite_kernel_counts_each_part(data):

@@ -17,6 +17,7 @@ from mkbench.kernels import KernelColumns
 from mkbench.masters import (
     LinearSVMCDMaster,
     LPMaster,
+    NonnegLinearSVMCDMaster,
     NonnegSVMDualMaster,
     QPMaster,
     SVMDualMaster,
@@ -369,23 +370,32 @@ def test_svm_dual_satisfies_kkt_like_the_clarabel_master(problem, loss):
     # (the duals need not agree: u is not unique when K K' is singular, here 150 columns of rank 50)
 
 
-@pytest.mark.parametrize("loss", SVM_CASES)
-def test_nonneg_svm_dual_equals_the_full_qp_whatever_the_column_order(problem, loss):
-    """Lawson-Hanson over libsvm reaches the alpha >= 0 optimum (eq. 7, 13 with free b), with the
+# The two active-set masters: libsvm's with a free b (hinge and epsilon-insensitive), dual CD's
+# with b penalised (hinge only), solved tightly here so that they meet the 1e-6 references.
+NONNEG_MASTERS = {
+    "libsvm": (lambda y, C, loss, **kw: NonnegSVMDualMaster(y, C, loss=loss, **kw), "free"),
+    "dual_cd": (lambda y, C, loss, **kw: NonnegLinearSVMCDMaster(y, C, tol=1e-9, loose_tol=None, **kw), "regularized"),
+}
+
+
+@pytest.mark.parametrize("backend, loss", [("libsvm", "hinge"), ("libsvm", "epsilon_insensitive"), ("dual_cd", "hinge")])
+def test_nonneg_masters_equal_the_full_qp_whatever_the_column_order(problem, backend, loss):
+    """Lawson-Hanson over libsvm or dual CD reaches the alpha >= 0 optimum (eq. 7, 13 with b), with the
     columns arriving one by one in a random order (as in CG), in chunks, or all at once. SVR gets
     the linear and RBF columns only: SMO crawls on the quadratic ones (see qp_libsvm)."""
+    make, intercept = NONNEG_MASTERS[backend]
     K, y = _targets(problem, loss)
     if loss == "epsilon_insensitive":
         K = np.hstack([K[:, :50], K[:, 100:]])
-    reference = highs_qp_reference(K, y, C, loss, "nonneg", "free")
-    clarabel = solve_qp(K, y, C, loss=loss, alpha_sign="nonneg", intercept="free")
+    reference = highs_qp_reference(K, y, C, loss, "nonneg", intercept)
+    clarabel = solve_qp(K, y, C, loss=loss, alpha_sign="nonneg", intercept=intercept)
     order = np.random.default_rng(1).permutation(K.shape[1])
-    one_by_one = NonnegSVMDualMaster(y, C, loss=loss)
+    one_by_one = make(y, C, loss)
     for j in order:
         one_by_one.add_columns(K[:, j])
         shuffled = one_by_one.solve()
-    chunked = _add_in_chunks(NonnegSVMDualMaster(y, C, loss=loss), K)  # its own random order, seed 0
-    at_once = NonnegSVMDualMaster(y, C, loss=loss, columns=K).solve()
+    chunked = _add_in_chunks(make(y, C, loss), K)  # its own random order, seed 0
+    at_once = make(y, C, loss, columns=K).solve()
     orders = (order, np.random.default_rng(0).permutation(K.shape[1]), np.arange(K.shape[1]))
     for columns, solution in zip(orders, (shuffled, chunked, at_once)):
         assert solution.optimal and solution.objective == pytest.approx(reference, rel=1e-6)
@@ -395,6 +405,23 @@ def test_nonneg_svm_dual_equals_the_full_qp_whatever_the_column_order(problem, l
         alpha = np.empty_like(solution.alpha)
         alpha[columns] = solution.alpha
         np.testing.assert_allclose(alpha, clarabel.alpha, atol=1e-3 * clarabel.alpha.max())
+        assert solution.intercept == pytest.approx(clarabel.intercept, abs=1e-3 * clarabel.alpha.max())
+
+
+def test_nonneg_dual_cd_solves_loosely_until_tightened(problem):
+    """With loose_tol the master is cheaper and less accurate; tighten() makes the next solve meet tol."""
+    K, y, _ = problem
+    reference = highs_qp_reference(K, y, C, "hinge", "nonneg", "regularized")
+    master = NonnegLinearSVMCDMaster(y, C, columns=K, tol=1e-9, loose_tol=0.5)
+    loose = master.solve()
+    assert loose.optimal and loose.objective < reference * (1 - 1e-6)  # a dual objective: below the optimum
+    assert master.tighten() and not master.tighten()
+    tight = master.solve()
+    assert tight.objective == pytest.approx(reference, rel=1e-7)
+    assert tight.iterations > 0  # solved again, not the cached loose solution
+    assert NonnegLinearSVMCDMaster(y, C, loose_tol=None).tighten() is False
+    with pytest.raises(ValueError, match="loose_tol must be > 0 or None"):
+        NonnegLinearSVMCDMaster(y, C, loose_tol=0.0)
 
 
 def test_nonneg_svm_dual_reports_an_unsettled_active_set(problem):
@@ -412,6 +439,15 @@ def test_make_qp_master_backends(problem):
     assert make_qp_master(y, C, solver="osqp").solver == "osqp"
     with pytest.raises(ValueError, match=r"solver='libsvm' .* a free offset .*intercept='none'"):
         make_qp_master(y, C, alpha_sign="free", solver="libsvm")
+    cd = {"intercept": "regularized", "solver": "dual_cd"}
+    assert type(make_qp_master(y, C, alpha_sign="free", **cd)) is LinearSVMCDMaster
+    assert isinstance(make_qp_master(y, C, **cd), NonnegLinearSVMCDMaster)
+    with pytest.raises(ValueError, match=r"solver='dual_cd' .* a regularized offset .*intercept='free'"):
+        make_qp_master(y, C, intercept="free", solver="dual_cd")
+    with pytest.raises(ValueError, match=r"solver='dual_cd' solves the classification master only"):
+        make_qp_master(y, C, loss="epsilon_insensitive", **cd)
+    with pytest.raises(ValueError, match=r"solver='cvxopt' is not one of"):
+        make_qp_master(y, C, solver="cvxopt")
 
 
 def test_svm_dual_failure_raises_or_records(problem):
@@ -467,6 +503,10 @@ def test_dual_cd_failure_raises_or_records(problem):
         LinearSVMCDMaster(y, C, columns=K, max_epochs=1).solve()
     record = LinearSVMCDMaster(y, C, columns=K, max_epochs=1, on_failure="record").solve()
     assert record.status == "max_epochs reached" and np.isnan(record.objective)
+    with pytest.raises(SolverError, match=r"status 'max_epochs reached' on the restricted linear SVM dual \(alpha nonneg\)"):
+        NonnegLinearSVMCDMaster(y, C, columns=K, max_epochs=1).solve()
+    with pytest.raises(SolverError, match=r"status 'active set unsettled after 1 steps'"):
+        NonnegLinearSVMCDMaster(y, C, columns=K, max_steps=1).solve()
     with pytest.raises(ValueError, match="hinge masters need labels"):
         LinearSVMCDMaster(y * 2, C)
     with pytest.raises(ValueError, match="intercept_scaling must be a finite number > 0"):

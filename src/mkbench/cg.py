@@ -125,6 +125,9 @@ def column_generation(
     ----------
     master : LPMaster or QPMaster
         The restricted master, possibly with initial columns; it is solved first.
+        A master that solves loosely until told otherwise (:meth:`mkbench.masters.NonnegLinearSVMCDMaster.tighten`)
+        is tightened and priced again when no column prices in, and the loop stops only
+        when no column prices in at its tight tolerance.
     oracle : Oracle
         Prices the columns not in the master (e.g. :class:`mkbench.oracles.KernelOracle`).
     tol : float, default=1e-6
@@ -183,6 +186,9 @@ def column_generation(
             row.update(callback(solution, choices) or {})
         history.append(row)
         if pricing.choice is None:
+            if getattr(master, "tighten", lambda: False)():
+                solution = master.solve()  # it was solved loosely: its optimality is no certificate yet
+                continue
             status = "optimal"
             break
         if gap_tol is not None and pricing.duality_gap <= gap_tol * abs(solution.objective):

@@ -20,6 +20,6 @@ from ._solution import MasterSolution
 from .lp_highs import LPMaster, solve_lp
 from .qp_libsvm import NonnegSVMDualMaster, SVMDualMaster, make_qp_master
 from .qp_osqp import QPMaster, solve_qp
-from .svm_cd import LinearSVMCDMaster
+from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster
 
-__all__ = ["LPMaster", "LinearSVMCDMaster", "MasterSolution", "NonnegSVMDualMaster", "QPMaster", "SVMDualMaster", "make_qp_master", "solve_lp", "solve_qp"]
+__all__ = ["LPMaster", "LinearSVMCDMaster", "MasterSolution", "NonnegLinearSVMCDMaster", "NonnegSVMDualMaster", "QPMaster", "SVMDualMaster", "make_qp_master", "solve_lp", "solve_qp"]

@@ -49,11 +49,11 @@ from ._solution import (
     check_epsilon,
     check_labels,
     check_responses,
-    dual_violation,
     failure,
-    qp_duality_gap,
 )
+from .active_set import NonnegActiveSet
 from .qp_osqp import LOSSES, QPMaster
+from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster
 
 __all__ = ["NonnegSVMDualMaster", "SVMDualMaster", "make_qp_master"]
 
@@ -202,36 +202,13 @@ class SVMDualMaster(FreeSignQPPricing):
 
 
 
-class NonnegSVMDualMaster(SVMDualMaster):
+class NonnegSVMDualMaster(NonnegActiveSet, SVMDualMaster):
     """Restricted 2-norm master with alpha >= 0 and a free b (eq. 7, 13 with b), by an active set over libsvm.
 
-    At the optimum of the alpha >= 0 master over the working set W, the columns
-    with alpha_j > 0 (the passive set P) form a free-alpha master whose solution
-    is the SVM dual on G_P = K_P K_P' (:class:`SVMDualMaster`), and every other
-    column of W prices at score_j <= 0 (Theorem 3.1 inside W). :meth:`solve`
-    finds P by the active-set method of Lawson and Hanson (Solving Least Squares
-    Problems, 1974, ch. 23), with the convex 2-norm objective in place of least
-    squares:
-
-    1. solve the free master on P (libsvm), giving z;
-    2. while some z_j <= 0, move from the current feasible point x towards z
-       until an alpha_j reaches 0 (the objective does not increase on the
-       segment, by convexity, since z minimises over P), drop those columns from
-       P and solve again;
-    3. if a column of W outside P prices at score_j > ``entry_tol``, move the
-       largest into P and go to 1; else x = z is optimal over W.
-
-    libsvm's solutions are accurate to about 1e-4 on ill-conditioned Gram
-    matrices, so a column may price just above ``entry_tol`` and yet get z_j <= 0
-    as soon as it enters; it is then held out until the next :meth:`solve`
-    instead of entering and leaving forever (without this, one MNIST master
-    cycled for thousands of steps).
-
-    Column generation adds one column to W at a time, so step 3 usually moves
-    just that column and each restricted master costs one or two libsvm solves.
-    No maintained library does this: the interior-point solvers take seconds per
-    master at a few hundred columns and cannot warm-start, and OSQP and HiGHS's
-    QP solver fail on these masters (measured, see :mod:`.qp_osqp`).
+    The Lawson-Hanson steps of :class:`.NonnegActiveSet` around
+    :class:`SVMDualMaster`: the free master on the passive set P is the SVM (SVR)
+    dual on G_P = K_P K_P', which gains K_.j K_.j' when column j enters P and is
+    recomputed when columns leave.
 
     Parameters
     ----------
@@ -245,8 +222,6 @@ class NonnegSVMDualMaster(SVMDualMaster):
         it is a failure, reported like libsvm's iteration limit.
     """
 
-    alpha_sign = "nonneg"
-
     def __init__(
         self,
         y: np.ndarray,
@@ -254,91 +229,23 @@ class NonnegSVMDualMaster(SVMDualMaster):
         *,
         entry_tol: float = 1e-7,
         max_steps: int | None = None,
+        columns: np.ndarray | None = None,
         **options: object,
     ) -> None:
-        self.entry_tol = float(entry_tol)
-        self.max_steps = max_steps
-        self._passive = np.zeros(0, dtype=bool)
-        self._x: tuple[np.ndarray, float] = (np.zeros(0), 0.0)
-        self._dual: tuple[np.ndarray, float] | None = None
         super().__init__(y, C, **options)
+        self._start_active_set(self.n_rows, entry_tol, max_steps)
+        if columns is not None:
+            self.add_columns(columns)
 
-    def add_columns(self, K: np.ndarray) -> None:
-        """Append candidate columns to W, outside P (alpha_j = 0), so the current point stays feasible.
+    def _solve_passive(self) -> tuple[np.ndarray, float, int, bool]:
+        return self._fit_dual(self._gram)
 
-        The Gram matrix G = K_P K_P' of the SVM dual covers P only: it gains K_.j K_.j'
-        when column j enters P, and is recomputed when columns leave.
-        """
-        K = as_column_block(K, self.n_rows)
-        self._columns.append(K)
-        self._passive = np.concatenate([self._passive, np.zeros(K.shape[1], dtype=bool)])
-        self._x = (np.concatenate([self._x[0], np.zeros(K.shape[1])]), self._x[1])
+    def _passive_entered(self, j: int) -> None:
+        self._gram = add_outer(self._gram, self._columns.array[:, j : j + 1])
 
-    def _passive_gram(self) -> np.ndarray:
+    def _passive_left(self) -> None:
         K_P = self._columns.array[:, self._passive]
-        return K_P @ K_P.T
-
-    def solve(self) -> MasterSolution:
-        """Solve the alpha >= 0 master over W by the active-set steps above.
-
-        Returns
-        -------
-        MasterSolution
-            ``alpha`` over all of W (0 outside P); ``iterations`` sums libsvm's.
-
-        Raises
-        ------
-        SolverError
-            If libsvm stops at ``max_iter``, or the active set does not settle in
-            ``max_steps`` steps, and ``on_failure == "raise"``.
-        """
-        start = perf_counter()
-        K_W = self._columns.array
-        max_steps = 10 * self.n_columns + 100 if self.max_steps is None else self.max_steps
-        alpha, b = self._x
-        dual = self._dual  # libsvm's (w, b) on the current P, if P has not changed since
-        held = np.zeros(self.n_columns, dtype=bool)  # entered and blocked at once: noise, not a descent
-        entered = -1
-        iterations = 0
-        for _ in range(max_steps):
-            if dual is None:
-                w, z_b, its, converged = self._fit_dual(self._gram)
-                iterations += its
-                if not converged:
-                    return self._failure(iterations, perf_counter() - start)
-                z = np.where(self._passive, K_W.T @ w, 0.0)
-                blocking = self._passive & (z <= 0.0)
-                if blocking.any():  # step 2: stay feasible, drop the columns that reach 0
-                    if entered >= 0 and blocking[entered] and alpha[entered] == 0.0:
-                        held[entered] = True  # its score was within libsvm's accuracy of 0
-                    t = np.min(alpha[blocking] / (alpha[blocking] - z[blocking]))
-                    alpha, b = alpha + t * (z - alpha), b + t * (z_b - b)
-                    leaving = self._passive & (alpha <= 1e-12 * max(1.0, alpha.max(initial=0.0)))
-                    leaving |= blocking & (t == 0.0)
-                    self._passive &= ~leaving
-                    alpha[~self._passive] = 0.0
-                    self._gram = self._passive_gram()
-                    continue
-                alpha, b, dual, entered = z, z_b, (w, z_b), -1
-            w = dual[0]
-            scores = np.where(self._passive | held, -np.inf, K_W.T @ w)
-            j = int(np.argmax(scores)) if scores.size else -1
-            if j < 0 or scores[j] <= self.entry_tol:  # step 3: optimal over W
-                self._x, self._dual = (alpha, b), dual
-                return self._solution(w, dual[1], alpha, iterations, perf_counter() - start)
-            self._passive[j] = True
-            dual, entered = None, j
-            self._gram = add_outer(self._gram, K_W[:, j : j + 1])
-        self._x, self._dual = (alpha, b), None
-        return self._failure(iterations, perf_counter() - start, status=f"active set unsettled after {max_steps} steps")
-
-    def violation(self, scores: np.ndarray) -> np.ndarray:
-        """score_j of columns not in the master (eq. 10); > 0 means the column would enter."""
-        return dual_violation(scores, free_sign=False, threshold=self.score_threshold)
-
-    def duality_gap(self, scores: np.ndarray) -> float:
-        """1/2 sum over the columns not in the master of max(score_j, 0)^2 (primal minus dual)."""
-        return qp_duality_gap(scores, free_sign=False)
+        self._gram = K_P @ K_P.T
 
 
 def make_qp_master(
@@ -349,37 +256,46 @@ def make_qp_master(
     intercept: str = "none",
     solver: str = "clarabel",
     **options: object,
-) -> SVMDualMaster | QPMaster:
+) -> SVMDualMaster | LinearSVMCDMaster | QPMaster:
     """The restricted 2-norm master for these options and backend.
 
     Parameters
     ----------
     y, C, alpha_sign, intercept, **options
         As for :class:`.QPMaster`; ``loss``, ``epsilon``, ``columns`` and
-        ``on_failure`` go to either backend.
-    solver : {"clarabel", "osqp", "libsvm"}, default="clarabel"
-        "libsvm" (:class:`SVMDualMaster`) needs free alpha and a free offset; it
-        is much faster on well-scaled kernels but not the default, because SMO
-        slows down badly on ill-conditioned Gram matrices K_W K_W' (on 60 points
-        with 180 columns of rank 60, SVR needed millions of iterations, measured)
-        and its solutions are accurate to about 1e-4 rather than 1e-9.
+        ``on_failure`` go to every backend.
+    solver : {"clarabel", "osqp", "libsvm", "dual_cd"}, default="clarabel"
+        "libsvm" (:class:`SVMDualMaster`) needs a free offset, "dual_cd"
+        (:class:`.LinearSVMCDMaster`: liblinear's dual coordinate descent,
+        warm-started) classification with a regularised offset. Both are much
+        faster than the interior point on well-scaled kernels, but not the
+        default: they stop at a dual tolerance, so their solutions are accurate to
+        about 1e-4 rather than 1e-9, and SMO slows down badly on ill-conditioned
+        Gram matrices K_W K_W' (on 60 points with 180 columns of rank 60, SVR
+        needed millions of iterations, measured).
 
     Returns
     -------
-    SVMDualMaster or QPMaster
+    SVMDualMaster, LinearSVMCDMaster or QPMaster
 
     Raises
     ------
     ValueError
-        If ``solver="libsvm"`` is asked for alpha >= 0 or an offset that is not free.
+        If the backend does not solve this offset or loss.
     """
-    if check_choice("solver", solver, ("clarabel", "osqp", "libsvm")) != "libsvm":
+    solver = check_choice("solver", solver, ("clarabel", "osqp", "libsvm", "dual_cd"))
+    nonneg = check_choice("alpha_sign", alpha_sign, ("nonneg", "free")) == "nonneg"
+    if solver in ("clarabel", "osqp"):
         return QPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept, solver=solver, **options)
-    if intercept != "free":
+    needed = {"libsvm": ("free", "fit_intercept=True"), "dual_cd": ("regularized", "fit_intercept='regularized'")}
+    if intercept != needed[solver][0]:
         raise ValueError(
-            f"solver='libsvm' solves the 2-norm master only with a free offset "
-            f"(fit_intercept=True), got intercept={intercept!r}; use solver='clarabel'"
+            f"solver={solver!r} solves the 2-norm master only with a {needed[solver][0]} offset "
+            f"({needed[solver][1]}), got intercept={intercept!r}; use solver='clarabel'"
         )
-    if check_choice("alpha_sign", alpha_sign, ("nonneg", "free")) == "nonneg":
-        return NonnegSVMDualMaster(y, C, **options)
-    return SVMDualMaster(y, C, **options)
+    if solver == "libsvm":
+        return NonnegSVMDualMaster(y, C, **options) if nonneg else SVMDualMaster(y, C, **options)
+    if options.pop("loss", "hinge") != "hinge":
+        raise ValueError("solver='dual_cd' solves the classification master only (hinge loss); use solver='clarabel'")
+    options.pop("epsilon", None)
+    return NonnegLinearSVMCDMaster(y, C, **options) if nonneg else LinearSVMCDMaster(y, C, **options)
