@@ -28,7 +28,7 @@ def test_shipped_configs_validate_and_plan():
     smoke = load_config(ROOT / "config" / "smoke.yaml")
     count = Counter(j.experiment for j in plan_jobs(smoke))
     assert count["smoke-regression"] == 2 * 3  # 2 methods x 3 folds
-    assert count["smoke-classification"] == 4 * 2  # (svc + cgboost-lp + 2 C of cgboost-qp) x 2 repeats
+    assert count["smoke-classification"] == 5 * 2  # (svc + cgboost-lp + 2 C of cgboost-qp + cgboost-qp-cd) x 2 repeats
 
 
 def test_defaults_are_filled(smoke):
