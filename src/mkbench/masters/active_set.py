@@ -45,7 +45,7 @@ class NonnegActiveSet:
     The class it is mixed into solves the free master on the passive columns and
     provides
 
-    - ``_solve_passive() -> (w, b, iterations, converged)``: the free master on P,
+    - ``_solve_free() -> (w, b, iterations, converged)``: the free master on P,
       with pricing weights w (a column prices at K_.j' w, so z_j = K_.j' w on P);
     - ``_passive_entered(j)`` and ``_passive_left()``: update its own data after
       column j joined P, or after columns left P (``_passive`` already updated);
@@ -104,16 +104,18 @@ class NonnegActiveSet:
         max_steps = 10 * self.n_columns + 100 if self.max_steps is None else self.max_steps
         alpha, b = self._x
         dual = self._dual  # the free solution (w, b) on the current P, if P has not changed since
+        scores = None if dual is None else K_W.T @ dual[0]  # K_.j' w for every column of W
         held = np.zeros(self.n_columns, dtype=bool)  # entered and blocked at once: noise, not a descent
         entered = -1
         iterations = 0
         for _ in range(max_steps):
             if dual is None:
-                w, z_b, its, converged = self._solve_passive()
+                w, z_b, its, converged = self._solve_free()
                 iterations += its
                 if not converged:
                     return self._failure(iterations, perf_counter() - start)
-                z = np.where(self._passive, K_W.T @ w, 0.0)
+                scores = K_W.T @ w
+                z = np.where(self._passive, scores, 0.0)
                 blocking = self._passive & (z <= 0.0)
                 if blocking.any():  # step 2: stay feasible, drop the columns that reach 0
                     if entered >= 0 and blocking[entered] and alpha[entered] == 0.0:
@@ -127,12 +129,11 @@ class NonnegActiveSet:
                     self._passive_left()
                     continue
                 alpha, b, dual, entered = z, z_b, (w, z_b), -1
-            w = dual[0]
-            scores = np.where(self._passive | held, -np.inf, K_W.T @ w)
-            j = int(np.argmax(scores)) if scores.size else -1
-            if j < 0 or scores[j] <= self.entry_tol:  # step 3: optimal over W
+            outside = np.where(self._passive | held, -np.inf, scores)
+            j = int(np.argmax(outside)) if outside.size else -1
+            if j < 0 or outside[j] <= self.entry_tol:  # step 3: optimal over W
                 self._x, self._dual = (alpha, b), dual
-                return self._solution(w, dual[1], alpha, iterations, perf_counter() - start)
+                return self._solution(dual[0], dual[1], alpha, iterations, perf_counter() - start)
             self._passive[j] = True
             dual, entered = None, j
             self._passive_entered(j)

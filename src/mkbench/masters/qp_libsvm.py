@@ -134,10 +134,10 @@ class SVMDualMaster(FreeSignQPPricing):
         self._columns.append(K)
         self._gram = add_outer(self._gram, K)
 
-    def _fit_dual(self, gram: np.ndarray) -> tuple[np.ndarray, float, int, bool]:
-        """One libsvm solve on ``gram``: (w, b, iterations, converged), w = y * u or u - v."""
+    def _solve_free(self) -> tuple[np.ndarray, float, int, bool]:
+        """One libsvm solve on the Gram matrix: (w, b, iterations, converged), w = y * u or u - v."""
         dual = solve_precomputed(
-            gram,
+            self._gram,
             self.y,
             C=self.C,
             tol=self.tol,
@@ -195,7 +195,7 @@ class SVMDualMaster(FreeSignQPPricing):
             If libsvm stops at ``max_iter`` and ``on_failure == "raise"``.
         """
         start = perf_counter()
-        w, b, iterations, converged = self._fit_dual(self._gram)
+        w, b, iterations, converged = self._solve_free()
         if not converged:
             return self._failure(iterations, perf_counter() - start)
         return self._solution(w, b, self._columns.array.T @ w, iterations, perf_counter() - start)
@@ -236,9 +236,6 @@ class NonnegSVMDualMaster(NonnegActiveSet, SVMDualMaster):
         self._start_active_set(self.n_rows, entry_tol, max_steps)
         if columns is not None:
             self.add_columns(columns)
-
-    def _solve_passive(self) -> tuple[np.ndarray, float, int, bool]:
-        return self._fit_dual(self._gram)
 
     def _passive_entered(self, j: int) -> None:
         self._gram = add_outer(self._gram, self._columns.array[:, j : j + 1])

@@ -222,9 +222,12 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         self._QD += np.einsum("ij,ij->i", K, K)
         self._w = np.concatenate([self._w, K.T @ (self.y * self._alpha)])
 
-    def _run(self) -> tuple[int, bool]:
-        """Dual coordinate descent from the current alpha: (passes, converged)."""
-        return _dual_cd(self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps, self.max_epochs, 0)
+    def _solve_free(self) -> tuple[np.ndarray, float, int, bool]:
+        """Dual coordinate descent from the current alpha: (y * alpha, b = B w_B, passes, converged)."""
+        epochs, converged = _dual_cd(
+            self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps, self.max_epochs, 0
+        )
+        return self.y * self._alpha, self.intercept_scaling * self._w[0], epochs, converged
 
     def _failure(self, iterations: int, seconds: float, status: str = "max_epochs reached") -> MasterSolution:
         return failure(
@@ -267,11 +270,11 @@ class LinearSVMCDMaster(FreeSignQPPricing):
             If ``max_epochs`` is reached and ``on_failure == "raise"``.
         """
         start = perf_counter()
-        epochs, converged = self._run()
+        _, b, epochs, converged = self._solve_free()
         if not converged:
             return self._failure(epochs, perf_counter() - start)
         w = self._w.copy()
-        return self._record(w[1:], self.intercept_scaling * w[0], self._X.array @ w, epochs, perf_counter() - start)
+        return self._record(w[1:], b, self._X.array @ w, epochs, perf_counter() - start)
 
 
 class NonnegLinearSVMCDMaster(NonnegActiveSet, LinearSVMCDMaster):
@@ -330,10 +333,6 @@ class NonnegLinearSVMCDMaster(NonnegActiveSet, LinearSVMCDMaster):
         if looser:
             self._dual = None  # the last free solution was loose: solve P again
         return looser
-
-    def _solve_passive(self) -> tuple[np.ndarray, float, int, bool]:
-        epochs, converged = self._run()
-        return self.y * self._alpha, self.intercept_scaling * self._w[0], epochs, converged
 
     def _passive_entered(self, j: int) -> None:
         self._append_features(self._columns.array[:, j : j + 1])
