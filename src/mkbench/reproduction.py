@@ -32,6 +32,7 @@ import pandas as pd
 import yaml
 
 from ._io import write_text
+from .claims import item_status, judge, load_claims, render_claims
 from .config import _describe
 from .exceptions import ConfigError
 
@@ -43,7 +44,8 @@ STATUSES = {
     "reproduced": "every compared value of ours is within the tolerance of the paper's",
     "deviates": "at least one compared value is outside its tolerance",
     "incomplete": "every value we have is within tolerance, but some of the paper's have no value of ours",
-    "drawn": "the figure exists; the paper gives no numbers for it: compare visually",
+    "claims": "a figure judged by the claims it carries (verdicts in the Claims section)",
+    "drawn": "the figure exists; the paper gives no numbers for it and states no claim on it: compare visually",
     "not run yet": "configured, but an output is missing (run the command)",
     "not configured yet": "no experiment rebuilds it yet",
     "not reproducible": "the data or features are not available (reason given)",
@@ -405,9 +407,14 @@ def assess(entry: Entry, root: str | os.PathLike = ".") -> Assessment:
 
 
 def render(
-    papers: dict[str, dict], entries: list[Entry], assessments: list[Assessment], config: dict[str, Any], command: str
+    papers: dict[str, dict],
+    entries: list[Entry],
+    assessments: list[Assessment],
+    config: dict[str, Any],
+    command: str,
+    claims: list[str] | None = None,
 ) -> str:
-    """REPRODUCTION.md: a legend, a count per status, then one table per paper."""
+    """REPRODUCTION.md: a legend, a count per status, one table per paper, then the ``claims`` section."""
     lines = [
         "# Reproduction status of every table and figure",
         "",
@@ -420,7 +427,7 @@ def render(
         "",
     ]
     lines += [f"- **{status}**: {meaning}" for status, meaning in STATUSES.items()]
-    counts = Counter(a.status.split(" (")[0] for a in assessments)
+    counts = Counter(a.status.split(" (")[0].split(":")[0] for a in assessments)
     lines += ["", "Summary: " + ", ".join(f"{n} {status}" for status, n in counts.most_common()) + ".", ""]
     for paper, info in papers.items():
         rows = [(e, a) for e, a in zip(entries, assessments) if e.paper == paper]
@@ -452,6 +459,7 @@ def render(
         lines += ["## Also built (not in the papers)", ""]
         lines += [f"- {kind} `{name}`: {caption}" for kind, name, caption in extra]
         lines += [""]
+    lines += claims or []
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -476,14 +484,34 @@ def build_reproduction(
     *,
     root: str | os.PathLike = ".",
     command: str = "mkbench report --config config/config.yaml --reproduction results/REPRODUCTION.md",
+    claims: str | os.PathLike | None = None,
 ) -> str:
     """The text of REPRODUCTION.md: the catalogue checked, every entry assessed from the files under ``root``.
 
     ``command`` is the command quoted in the text as the one that regenerates it.
+    ``claims`` is the claims catalogue (:mod:`mkbench.claims`), by default
+    ``claims.yaml`` beside ``catalogue``; without one there is no Claims section
+    and every figure stays "drawn".
     """
     papers, entries = load_catalogue(catalogue, config, root)
     assessments = [assess(entry, root) for entry in entries]
-    return render(papers, entries, assessments, config, command)
+    claims_path = Path(claims) if claims is not None else Path(catalogue).with_name("claims.yaml")
+    if not claims_path.exists():
+        if claims is not None:
+            load_claims(claims_path, {})  # raises the named error
+        return render(papers, entries, assessments, config, command)
+    known = {paper: {e.item for e in entries if e.paper == paper} for paper in papers}
+    catalogue_claims = load_claims(claims_path, known)
+    verdicts = [judge(claim, root) for claim in catalogue_claims]
+    statuses = item_status(catalogue_claims, verdicts)
+    assessments = [
+        Assessment(statuses[(e.paper, e.item)], "see Claims", a.by_metric)
+        if a.status == "drawn" and (e.paper, e.item) in statuses
+        else a
+        for e, a in zip(entries, assessments)
+    ]
+    section = render_claims(catalogue_claims, verdicts, root)
+    return render(papers, entries, assessments, config, command, section)
 
 
 def write_reproduction(

@@ -1,0 +1,122 @@
+"""Hyper-parameters chosen at an edge of their grid: a sign that the grid is too short.
+
+A method's setting is chosen per split in one of two ways, and both leave their
+trace in the records:
+
+* on a validation part by the table (``select: validation_error``): every grid
+  setting is a job of its own, named ``"C=0.1"`` or ``"C=10,nu=0.1"``
+  (:func:`mkbench.config.param_settings`), and :func:`mkbench.report.select_by`
+  keeps one per split; the grid of each parameter is every value its jobs took;
+* by cross-validation inside the job (``StagedSearchCV``): the record keeps the
+  grid (``p_param_grid``, ``p_svc_bandwidth_grid``, ``p_n_iters``) and the choice
+  (``s_C``, ``s_gamma``, ``s_max_iter`` or ``s_n_estimators``).
+
+A parameter whose grid has fewer than two values is not chosen and never counts.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+import numpy as np
+import pandas as pd
+
+from .boosting import StagedSearchCV
+from .report import select_by
+
+#: Columns of :func:`grid_edges`.
+COLUMNS = ["dataset", "method", "parameter", "low", "high", "n_runs", "n_low", "n_high"]
+
+#: The record fields holding a chosen iteration count (StagedSearchCV passes ``n_iters`` as one of them).
+_ITERATION_FIELDS = ("s_max_iter", "s_n_estimators")
+
+
+def grid_edges(records: pd.DataFrame, select: str | None = None) -> pd.DataFrame:
+    """Per data set, method and chosen parameter: how many runs chose the lowest or highest grid value.
+
+    ``records`` are one experiment's records (a summary CSV); ``select`` is the
+    table's selection metric, if it chooses among grid settings. Returns a frame
+    with :data:`COLUMNS`, one row per (dataset, method, parameter) that was chosen.
+    """
+    choices = []
+    if select is not None and "param" in records and (records["param"] != "default").any():
+        choices += _validation_choices(records, select)
+    if "estimator" in records:
+        choices += _cv_choices(records[records["estimator"] == "staged-cv"])
+    if not choices:
+        return pd.DataFrame(columns=COLUMNS)
+    frame = pd.DataFrame(choices, columns=["dataset", "method", "parameter", "low", "high", "value"])
+    frame = frame.assign(
+        n_low=np.isclose(frame["value"], frame["low"]), n_high=np.isclose(frame["value"], frame["high"])
+    )
+    return (
+        frame.groupby(["dataset", "method", "parameter", "low", "high"], sort=True)
+        .agg(n_runs=("value", "size"), n_low=("n_low", "sum"), n_high=("n_high", "sum"))
+        .reset_index()[COLUMNS]
+    )
+
+
+def describe_edges(edges: pd.DataFrame) -> list[str]:
+    """One line per method and parameter chosen at an edge, summed over data sets (for tables and REPRODUCTION.md)."""
+    lines = []
+    for (method, parameter, low, high), group in edges.groupby(["method", "parameter", "low", "high"], sort=True):
+        parts = [f"top ({high:g}) in {group['n_high'].sum()}" if group["n_high"].sum() else "",
+                 f"bottom ({low:g}) in {group['n_low'].sum()}" if group["n_low"].sum() else ""]
+        parts = [part for part in parts if part]
+        if parts:
+            lines.append(f"{method} {parameter}: " + ", ".join(parts) + f" of {group['n_runs'].sum()} runs")
+    return lines
+
+
+def _parse_setting(name: str) -> dict[str, float]:
+    """``"C=10,nu=0.1"`` -> ``{"C": 10.0, "nu": 0.1}``; non-numeric values are left out."""
+    out = {}
+    for part in str(name).split(","):
+        key, _, value = part.partition("=")
+        try:
+            out[key] = float(value)
+        except ValueError:
+            continue
+    return out
+
+
+def _validation_choices(records: pd.DataFrame, select: str) -> list[tuple]:
+    grids: dict[tuple[str, str], list[float]] = {}
+    for (method, name) in records[["method", "param"]].drop_duplicates().itertuples(index=False):
+        for key, value in _parse_setting(name).items():
+            grids.setdefault((method, key), []).append(value)
+    chosen = select_by(records, select)
+    rows = []
+    for record in chosen.itertuples(index=False):
+        for key, value in _parse_setting(record.s_param).items():
+            grid = grids[(record.method, key)]
+            if len(set(grid)) > 1:
+                rows.append((record.dataset, record.method, key, min(grid), max(grid), value))
+    return rows
+
+
+def _cv_choices(records: pd.DataFrame) -> list[tuple]:
+    default_iters = inspect.signature(StagedSearchCV).parameters["n_iters"].default
+    rows = []
+    for _, record in records.iterrows():
+        grid = _literal(record.get("p_param_grid")) or {}
+        bandwidth = _literal(record.get("p_svc_bandwidth_grid")) or {}
+        if "gamma" in bandwidth and "gamma" not in grid:
+            grid["gamma"] = bandwidth["gamma"]
+        for key, values in grid.items():
+            if len(set(values)) > 1 and pd.notna(record.get(f"s_{key}")):
+                rows.append((record["dataset"], record["method"], key, min(values), max(values), float(record[f"s_{key}"])))
+        iters = _literal(record.get("p_n_iters"))
+        iters = default_iters if iters is None else iters
+        for field in _ITERATION_FIELDS:
+            if pd.notna(record.get(field)) and iters and len(set(iters)) > 1:
+                rows.append((record["dataset"], record["method"], "iterations", min(iters), max(iters), float(record[field])))
+    return rows
+
+
+def _literal(text):
+    """A Python literal stored as text in a record (a grid dict or list); None if absent."""
+    if text is None or (isinstance(text, float) and np.isnan(text)):
+        return None
+    return ast.literal_eval(text) if isinstance(text, str) else text
