@@ -6,6 +6,7 @@ import pytest
 from mkbench._io import write_json
 from mkbench.exceptions import ConfigError, DataError
 from mkbench.metrics import svm_storage
+from mkbench.selection import select_by
 from mkbench.report import (
     MARK_L_STORAGE,
     collect_histories,
@@ -14,7 +15,6 @@ from mkbench.report import (
     draw_lines,
     load_reference,
     paper_vs_ours,
-    select_by,
     summarise,
     write_table,
 )

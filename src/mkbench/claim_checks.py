@@ -43,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from .exceptions import ConfigError
-from .report import select_by
+from .selection import select_by
 
 #: What identifies one run across methods: two methods are paired on these.
 RUN_KEYS = ["dataset", "seed", "split"]

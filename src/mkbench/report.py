@@ -19,6 +19,7 @@ import pandas as pd
 
 from ._io import atomic_open, write_text
 from .exceptions import ConfigError, DataError
+from .selection import describe_edges, grid_edges, select_by
 
 #: Storage of MARK-L's fixed policy (T = 100 weak RBF columns): 3T + 1 numbers (MARK §5.2).
 MARK_L_STORAGE = 3 * 100 + 1
@@ -81,25 +82,6 @@ def collect_histories(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
                 frame.insert(0, key, record.get(key))
             frames.append(frame)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=JOB_KEYS)
-
-
-def select_by(records: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """Model selection: per (dataset, method, seed, split), the grid setting with the lowest ``metric``.
-
-    This is "C chosen on the validation set" (cgboost §5): every setting of a method's
-    ``grid`` is fitted on the same split, and the one with the smallest validation
-    error is kept; its setting is kept in ``param`` and the table reports it as
-    one method. Failed jobs are never selected; a split where every setting
-    failed keeps one failed row so that the failure is counted.
-    """
-    if metric not in records:
-        raise ConfigError(f"cannot select by {metric!r}: it is in no record (is there a validation part?)")
-    keys = ["dataset", "method", "seed", "split"]
-    failed = records["status"].astype(str).str.startswith("failed")
-    ranked = records.assign(_rank=np.where(failed, np.inf, pd.to_numeric(records[metric])))
-    ranked = ranked.sort_values([*keys, "_rank"], kind="stable")
-    chosen = ranked.groupby(keys, sort=False).head(1).drop(columns="_rank")
-    return chosen.assign(s_param=chosen["param"], param="default")
 
 
 def summarise(records: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
@@ -218,14 +200,20 @@ def write_table(
     """Write ``<out_stem>.csv`` and ``<out_stem>.md`` atomically; return the table.
 
     With ``select`` (e.g. ``"validation_error"``), each method's grid setting is
-    chosen per split by :func:`select_by` before summarising.
+    chosen per split by :func:`select_by` before summarising. Settings chosen at
+    an edge of their grid (:func:`mkbench.selection.grid_edges`) are listed under
+    the Markdown table.
     """
+    edges = describe_edges(grid_edges(records, select))
     if select is not None:
         records = select_by(records, select)
     table = paper_vs_ours(summarise(records, metrics), reference)
     with atomic_open(f"{out_stem}.csv", "w", encoding="utf-8", newline="") as fh:
         table.to_csv(fh, index=False)
-    write_text(f"{out_stem}.md", to_markdown(table, caption, metrics))
+    text = to_markdown(table, caption, metrics)
+    if edges:
+        text += "\nChosen at an edge of the grid (the grid may be too short): " + "; ".join(edges) + ".\n"
+    write_text(f"{out_stem}.md", text)
     return table
 
 

@@ -18,6 +18,7 @@ This module never runs a method and never rebuilds a table.
 
 from __future__ import annotations
 
+import dataclasses
 import fnmatch
 import math
 import os
@@ -33,6 +34,7 @@ import yaml
 
 from ._io import write_text
 from .claims import item_status, judge, load_claims, render_claims
+from .selection import describe_edges, grid_edges
 from .config import _describe
 from .exceptions import ConfigError
 
@@ -216,6 +218,9 @@ class Assessment:
     status: str
     gap: str
     by_metric: str = ""
+    edges: tuple[str, ...] = ()
+    n_edge: int = 0
+    n_choices: int = 0
 
 
 def load_catalogue(
@@ -406,6 +411,28 @@ def assess(entry: Entry, root: str | os.PathLike = ".") -> Assessment:
     return Assessment(status, text, "; ".join(str(g) for g in per_metric if g is not None))
 
 
+def chosen_at_edges(entry: Entry, config: dict[str, Any], root: str | os.PathLike = ".") -> tuple[list[str], int, int]:
+    """Hyper-parameters of the entry's table rows chosen at a grid edge, from the experiments' summaries.
+
+    Returns the lines of :func:`mkbench.selection.describe_edges`, the number of
+    choices at an edge and the number of choices (one per run and chosen parameter).
+    Tables whose summaries are not there yet count nothing.
+    """
+    frames = []
+    for name in entry.tables:
+        spec = config["tables"][name]
+        names = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
+        paths = [Path(root) / "results" / "summary" / f"{experiment}.csv" for experiment in names]
+        if all(path.exists() for path in paths):
+            records = pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
+            frames.append(grid_edges(records, spec.get("select")))
+    if not frames:
+        return [], 0, 0
+    edges = pd.concat(frames, ignore_index=True)
+    edges = edges.loc[(_matches(edges["dataset"], entry.datasets) & _matches(edges["method"], entry.methods)).astype(bool)]
+    return describe_edges(edges), int((edges["n_low"] + edges["n_high"]).sum()), int(edges["n_runs"].sum())
+
+
 def render(
     papers: dict[str, dict],
     entries: list[Entry],
@@ -429,6 +456,13 @@ def render(
     lines += [f"- **{status}**: {meaning}" for status, meaning in STATUSES.items()]
     counts = Counter(a.status.split(" (")[0].split(":")[0] for a in assessments)
     lines += ["", "Summary: " + ", ".join(f"{n} {status}" for status, n in counts.most_common()) + ".", ""]
+    n_edge, n_choices = sum(a.n_edge for a in assessments), sum(a.n_choices for a in assessments)
+    if n_choices:
+        lines += [
+            f"Hyper-parameter choices at an edge of their grid: {n_edge} of {n_choices} (one per run and "
+            "chosen parameter; a choice at an edge means the grid is too short, the target is none).",
+            "",
+        ]
     for paper, info in papers.items():
         rows = [(e, a) for e, a in zip(entries, assessments) if e.paper == paper]
         if not rows:
@@ -451,6 +485,8 @@ def render(
         for e, a in rows:
             if a.by_metric:
                 lines.append(f"- {e.item}, largest gap per metric: {a.by_metric}.")
+            if a.edges:
+                lines.append(f"- {e.item}, chosen at a grid edge ({a.n_edge} of {a.n_choices} choices): " + "; ".join(a.edges) + ".")
             if e.note:
                 lines.append(f"- {e.item}: {e.note}")
         lines += [""]
@@ -494,7 +530,13 @@ def build_reproduction(
     and every figure stays "drawn".
     """
     papers, entries = load_catalogue(catalogue, config, root)
-    assessments = [assess(entry, root) for entry in entries]
+    assessments = []
+    for entry in entries:
+        found = assess(entry, root)
+        if entry.tables and not entry.reason:
+            edges, n_edge, n_choices = chosen_at_edges(entry, config, root)
+            found = dataclasses.replace(found, edges=tuple(edges), n_edge=n_edge, n_choices=n_choices)
+        assessments.append(found)
     claims_path = Path(claims) if claims is not None else Path(catalogue).with_name("claims.yaml")
     if not claims_path.exists():
         if claims is not None:
@@ -505,7 +547,7 @@ def build_reproduction(
     verdicts = [judge(claim, root) for claim in catalogue_claims]
     statuses = item_status(catalogue_claims, verdicts)
     assessments = [
-        Assessment(statuses[(e.paper, e.item)], "see Claims", a.by_metric)
+        dataclasses.replace(a, status=statuses[(e.paper, e.item)], gap="see Claims")
         if a.status == "drawn" and (e.paper, e.item) in statuses
         else a
         for e, a in zip(entries, assessments)

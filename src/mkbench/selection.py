@@ -1,12 +1,14 @@
-"""Hyper-parameters chosen at an edge of their grid: a sign that the grid is too short.
+"""Model selection in the records: the setting chosen per split, and choices at a grid edge.
+
+A setting chosen at an edge of its grid is a sign that the grid is too short.
 
 A method's setting is chosen per split in one of two ways, and both leave their
 trace in the records:
 
 * on a validation part by the table (``select: validation_error``): every grid
   setting is a job of its own, named ``"C=0.1"`` or ``"C=10,nu=0.1"``
-  (:func:`mkbench.config.param_settings`), and :func:`mkbench.report.select_by`
-  keeps one per split; the grid of each parameter is every value its jobs took;
+  (:func:`mkbench.config.param_settings`), and :func:`select_by` keeps one per
+  split; the grid of each parameter is every value its jobs took;
 * by cross-validation inside the job (``StagedSearchCV``): the record keeps the
   grid (``p_param_grid``, ``p_svc_bandwidth_grid``, ``p_n_iters``) and the choice
   (``s_C``, ``s_gamma``, ``s_max_iter`` or ``s_n_estimators``).
@@ -22,14 +24,32 @@ import inspect
 import numpy as np
 import pandas as pd
 
-from .boosting import StagedSearchCV
-from .report import select_by
+from .exceptions import ConfigError
 
 #: Columns of :func:`grid_edges`.
 COLUMNS = ["dataset", "method", "parameter", "low", "high", "n_runs", "n_low", "n_high"]
 
 #: The record fields holding a chosen iteration count (StagedSearchCV passes ``n_iters`` as one of them).
 _ITERATION_FIELDS = ("s_max_iter", "s_n_estimators")
+
+
+def select_by(records: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Model selection: per (dataset, method, seed, split), the grid setting with the lowest ``metric``.
+
+    This is "C chosen on the validation set" (cgboost §5): every setting of a method's
+    ``grid`` is fitted on the same split, and the one with the smallest validation
+    error is kept; its setting is kept in ``param`` and the table reports it as
+    one method. Failed jobs are never selected; a split where every setting
+    failed keeps one failed row so that the failure is counted.
+    """
+    if metric not in records:
+        raise ConfigError(f"cannot select by {metric!r}: it is in no record (is there a validation part?)")
+    keys = ["dataset", "method", "seed", "split"]
+    failed = records["status"].astype(str).str.startswith("failed")
+    ranked = records.assign(_rank=np.where(failed, np.inf, pd.to_numeric(records[metric])))
+    ranked = ranked.sort_values([*keys, "_rank"], kind="stable")
+    chosen = ranked.groupby(keys, sort=False).head(1).drop(columns="_rank")
+    return chosen.assign(s_param=chosen["param"], param="default")
 
 
 def grid_edges(records: pd.DataFrame, select: str | None = None) -> pd.DataFrame:
@@ -97,6 +117,8 @@ def _validation_choices(records: pd.DataFrame, select: str) -> list[tuple]:
 
 
 def _cv_choices(records: pd.DataFrame) -> list[tuple]:
+    from .boosting import StagedSearchCV  # the estimators load only when a record needs its default
+
     default_iters = inspect.signature(StagedSearchCV).parameters["n_iters"].default
     rows = []
     for _, record in records.iterrows():

@@ -1,0 +1,79 @@
+"""Hyper-parameters chosen at a grid edge: counted from hand-made records of both selection routes, listed
+under tables and counted in REPRODUCTION.md."""
+
+import pandas as pd
+import yaml
+
+from mkbench.report import write_table
+from mkbench.reproduction import build_reproduction
+from mkbench.selection import describe_edges, grid_edges
+
+
+def _validation_records():
+    """Method m, grid C in {0.1, 1, 10} and nu in {0.5} (one value: never a choice), 4 splits.
+
+    The lowest validation error is at C = 10 (splits 0, 1), C = 1 (split 2) and C = 0.1 (split 3).
+    """
+    best = {0: "10", 1: "10", 2: "1", 3: "0.1"}
+    rows = []
+    for split, chosen in best.items():
+        for c in ("0.1", "1", "10"):
+            rows.append({"dataset": "d", "method": "m", "seed": 0, "split": split, "status": "optimal",
+                         "param": f"C={c},nu=0.5", "validation_error": 0.1 if c == chosen else 0.3,
+                         "test_error": 0.2})
+    return pd.DataFrame(rows)
+
+
+def test_validation_choices_at_the_top_and_bottom_of_the_grid_are_counted():
+    edges = grid_edges(_validation_records(), "validation_error")
+    assert edges.to_dict("records") == [
+        {"dataset": "d", "method": "m", "parameter": "C", "low": 0.1, "high": 10.0, "n_runs": 4, "n_low": 1, "n_high": 2}
+    ]
+    assert describe_edges(edges) == ["m C: top (10) in 2, bottom (0.1) in 1 of 4 runs"]
+    assert grid_edges(_validation_records(), None).empty  # no selection: every setting is its own row
+
+
+def test_cross_validated_choices_read_the_grid_and_the_default_iteration_counts():
+    rows = [
+        {"dataset": "d", "method": "cv", "estimator": "staged-cv", "seed": 0, "split": s, "status": "optimal",
+         "param": "default", "p_param_grid": "{'C': [0.01, 0.1, 1.0]}", "s_C": c,
+         "p_svc_bandwidth_grid": "{'C': [1.0], 'gamma': [0.1, 1.0]}", "s_gamma": 0.1, "s_max_iter": it,
+         "p_n_iters": float("nan")}
+        for s, (c, it) in enumerate([(0.1, 25), (1.0, 100), (0.01, 500)])
+    ]
+    edges = grid_edges(pd.DataFrame(rows)).set_index("parameter")
+    assert edges.loc["C", ["n_runs", "n_low", "n_high"]].tolist() == [3, 1, 1]
+    assert edges.loc["gamma", ["low", "high", "n_low", "n_high"]].tolist() == [0.1, 1.0, 3, 0]
+    # StagedSearchCV's default iteration counts are 25 ... 500
+    assert edges.loc["iterations", ["low", "high", "n_low", "n_high"]].tolist() == [25, 500, 1, 1]
+    one_count = pd.DataFrame([{**rows[0], "p_n_iters": "[500]", "p_param_grid": "{'C': [1.0]}", "s_C": 1.0,
+                               "p_svc_bandwidth_grid": None}])
+    assert grid_edges(one_count).empty  # a grid of one value is not a choice
+
+
+def test_tables_list_the_choices_at_an_edge(tmp_path):
+    write_table(_validation_records(), ["test_error"], tmp_path / "t", caption="T", select="validation_error")
+    text = (tmp_path / "t.md").read_text()
+    assert text.rstrip().endswith("Chosen at an edge of the grid (the grid may be too short): m C: top (10) in 2, "
+                                  "bottom (0.1) in 1 of 4 runs.")
+
+
+def test_reproduction_counts_the_choices_at_an_edge(tmp_path):
+    (tmp_path / "results" / "summary").mkdir(parents=True)
+    _validation_records().to_csv(tmp_path / "results" / "summary" / "exp.csv", index=False)
+    write_table(_validation_records(), ["test_error"], tmp_path / "results" / "tables" / "tab", caption="T",
+                select="validation_error")
+    config = {"experiments": {"exp": {"paper": "p"}}, "figures": {},
+              "tables": {"tab": {"experiment": "exp", "select": "validation_error", "metrics": ["test_error"]}}}
+    catalogue = tmp_path / "reproduction.yaml"
+    catalogue.write_text(yaml.safe_dump({
+        "papers": {"p": {"citation": "P"}},
+        "items": [{"paper": "p", "item": "Table 1", "shows": "s", "tables": ["tab"], "compare": {"test_error": 0.02}}],
+    }))
+    ref = pd.DataFrame([{"paper": "p", "table": "T", "dataset": "d", "method": "m", "metric": "test_error",
+                         "mean": 0.2, "std": None, "unit": "", "note": ""}])
+    write_table(_validation_records(), ["test_error"], tmp_path / "results" / "tables" / "tab", caption="T",
+                reference=ref, select="validation_error")
+    text = build_reproduction(config, catalogue, root=tmp_path)
+    assert "Hyper-parameter choices at an edge of their grid: 3 of 4" in text
+    assert "- Table 1, chosen at a grid edge (3 of 4 choices): m C: top (10) in 2, bottom (0.1) in 1 of 4 runs." in text
