@@ -5,8 +5,7 @@ import pytest
 
 from mkbench._io import write_json
 from mkbench.exceptions import ConfigError, DataError
-from mkbench.metrics import svm_storage
-from mkbench.report import (
+from mkbench.harness.report import (
     MARK_L_STORAGE,
     collect_histories,
     collect_records,
@@ -18,6 +17,7 @@ from mkbench.report import (
     summarise,
     write_table,
 )
+from mkbench.metrics import svm_storage
 
 from .conftest import ROOT
 

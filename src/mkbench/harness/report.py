@@ -1,6 +1,6 @@
 """Records -> tables with the papers' numbers beside ours, and seaborn figures.
 
-This module reads records (:mod:`mkbench.experiment`) and the published values in
+This module reads records (:mod:`mkbench.harness.experiment`) and the published values in
 ``config/reference/*.csv``; it never runs a method. A reference CSV has one row per
 published number: ``paper, table, dataset, method, metric, mean, std, unit, note``.
 Published values are shown in their own ``(paper)`` column, never in place of ours.
@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._io import atomic_open, write_text
-from .exceptions import ConfigError, DataError
+from .._io import atomic_open, write_text
+from ..exceptions import ConfigError, DataError
 
 #: Storage of MARK-L's fixed policy (T = 100 weak RBF columns): 3T + 1 numbers (MARK §5.2).
 MARK_L_STORAGE = 3 * 100 + 1

@@ -9,7 +9,7 @@ Everything in that file is computed from what is on disk:
 * the status: whether each target exists and, for tables, whether every compared
   value of ours is within the catalogue's tolerance of the paper's;
 * the largest gap between ours and the paper, read from the tables written by
-  :func:`mkbench.report.write_table` (one CSV row per data set, method and metric,
+  :func:`mkbench.harness.report.write_table` (one CSV row per data set, method and metric,
   with ``ours_mean`` beside the published ``paper_mean``);
 * the command that rebuilds it.
 
@@ -31,9 +31,9 @@ import jsonschema
 import pandas as pd
 import yaml
 
-from ._io import write_text
+from .._io import write_text
 from .config import _describe
-from .exceptions import ConfigError
+from ..exceptions import ConfigError
 
 #: Why an item cannot be rebuilt; an entry without targets gives one of these.
 REASONS = ("data not public", "features not available", "not configured yet")
