@@ -48,7 +48,7 @@ from sklearn.ensemble import AdaBoostClassifier
 from sklearn.exceptions import ConvergenceWarning
 
 from mkbench import CGEnsClassifier, LPBoostClassifier
-from mkbench.datasets import load
+from mkbench.harness.datasets import load
 from mkbench.learners import Stumps
 
 METHODS = {"CGEns": CGEnsClassifier, "LPBoost": LPBoostClassifier}

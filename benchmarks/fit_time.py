@@ -30,7 +30,7 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.svm import SVC
 
 from mkbench import CGBoostClassifier
-from mkbench.datasets import load
+from mkbench.harness.datasets import load
 
 
 #: The offset each backend solves (``fit_intercept``): liblinear's dual CD penalises b.

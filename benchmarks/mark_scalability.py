@@ -44,7 +44,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
 from mkbench import MARKRegressor
-from mkbench.datasets import load
+from mkbench.harness.datasets import load
 
 
 def fixed_policy_svr() -> TransformedTargetRegressor:

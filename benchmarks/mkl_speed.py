@@ -5,7 +5,7 @@ Run: ``python benchmarks/mkl_speed.py [--mirror DIR] [--config config/config.yam
 Speed. Both estimators fit the same splits of the same data sets with the same
 kernels as the ``mkl-credit`` and ``mkl-uci`` experiments of the config (Credit,
 Ionosphere, Sonar; the SimpleMKL grid of 208 / 442 / 793 kernels; standardised
-inputs; C = 100; relative gap 0.01): each job is :func:`mkbench.experiment.run_job`
+inputs; C = 100; relative gap 0.01): each job is :func:`mkbench.harness.experiment.run_job`
 on the first ``--splits`` of the experiment's 20 random 70/30 splits, so the
 parameters are read from the config, never restated here. Printed per data set:
 mean fit seconds, test error and kernels selected of both, and the time ratio
@@ -43,10 +43,10 @@ from _common import Record, measure, parser
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 
-from mkbench.config import load_config
-from mkbench.datasets import load
-from mkbench.experiment import protocol_splits, run_job
-from mkbench.methods import make_method
+from mkbench.harness.config import load_config
+from mkbench.harness.datasets import load
+from mkbench.harness.experiment import protocol_splits, run_job
+from mkbench.harness.methods import make_method
 
 EXPERIMENTS = ("mkl-credit", "mkl-uci")
 OURS, PEER = "simplemkl", "silp"

@@ -1,12 +1,12 @@
 """Bad input (issue 8, part 4): every registered estimator and the command line refuse it
 with an error that names the problem, and the command line leaves nothing half-written.
 
-Estimators: each case runs over every method of :data:`mkbench.methods.METHODS` (except
+Estimators: each case runs over every method of :data:`mkbench.harness.methods.METHODS` (except
 scikit-learn's own AdaBoostClassifier) on 30 points with a few iterations, and checks the
 exception type and the message. String class labels must work as in scikit-learn: the
 predictions equal those of the same fit on integer labels, mapped to the strings.
 
-Command line and config: ``mkbench.cli.main`` runs in a temporary working folder, and each
+Command line and config: ``mkbench.harness.cli.main`` runs in a temporary working folder, and each
 failure must exit with status 2, print one message without a traceback, and leave no file
 behind besides the inputs (no record, no table, no ``*.tmp``).
 
@@ -36,10 +36,10 @@ from numpy.testing import assert_array_equal
 from sklearn.base import is_classifier
 
 import mkbench._io
-import mkbench.datasets._fetch
-from mkbench.cli import main
+import mkbench.harness.datasets._fetch
 from mkbench.exceptions import UnknownNameError
-from mkbench.methods import METHODS, make_method
+from mkbench.harness.cli import main
+from mkbench.harness.methods import METHODS, make_method
 
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 
@@ -439,8 +439,8 @@ def test_an_unreadable_mirror_file_is_named_and_nothing_is_cached(workdir, capsy
     def no_network(*args, **kwargs):
         raise urllib.error.URLError("network disabled in this test")
 
-    monkeypatch.setattr(mkbench.datasets._fetch, "open", open_, raising=False)
-    monkeypatch.setattr(mkbench.datasets._fetch.urllib.request, "urlopen", no_network)
+    monkeypatch.setattr(mkbench.harness.datasets._fetch, "open", open_, raising=False)
+    monkeypatch.setattr(mkbench.harness.datasets._fetch.urllib.request, "urlopen", no_network)
     _fails(["datasets", "fetch", "sonar", "--mirror", str(mirror), "--data-home", str(home)], capsys,
            f"cannot obtain uci/sonar/sonar.all-data: reading the mirror copy {unreadable} failed "
            f"([Errno 13] Permission denied: '{unreadable}')",
@@ -455,7 +455,7 @@ def no_fit(monkeypatch):
     def fit(*args, **kwargs):
         raise AssertionError("the job was fitted although its record cannot be written")
 
-    monkeypatch.setattr("mkbench.experiment.run_configured_job", fit)
+    monkeypatch.setattr("mkbench.harness.experiment.run_configured_job", fit)
 
 
 @pytest.mark.parametrize("blocked", ["results", "out"])

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from mkbench.config import load_config
+from mkbench.harness.config import load_config
 
 from .conftest import ROOT
 

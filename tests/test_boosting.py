@@ -21,8 +21,8 @@ from mkbench.boosting import (
     stump_kernel_delta,
 )
 from mkbench.estimators import CGEnsClassifier
+from mkbench.harness.methods import make_method
 from mkbench.learners import Perceptrons, outputs
-from mkbench.methods import make_method
 
 
 def test_stump_kernel_is_the_inner_product_of_all_stumps():

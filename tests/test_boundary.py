@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from mkbench.boundary import draw_boundary, draw_job_boundary, fit_job
-from mkbench.config import Job, load_config
-from mkbench.datasets import load
-from mkbench.datasets.synthetic import DISC_RADIUS, make_gaussian_disc
 from mkbench.exceptions import ConfigError
-from mkbench.experiment import protocol_splits, run_configured_job
+from mkbench.harness.boundary import draw_boundary, draw_job_boundary, fit_job
+from mkbench.harness.config import Job, load_config
+from mkbench.harness.datasets import load
+from mkbench.harness.datasets.synthetic import DISC_RADIUS, make_gaussian_disc
+from mkbench.harness.experiment import protocol_splits, run_configured_job
 
 
 def test_the_class_is_inside_the_circle_and_the_classes_balance():

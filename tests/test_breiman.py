@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from mkbench.datasets.breiman import make_ringnorm, make_twonorm, make_waveform
 from mkbench.exceptions import ConfigError
+from mkbench.harness.datasets.breiman import make_ringnorm, make_twonorm, make_waveform
 
 GENERATORS = [make_twonorm, make_ringnorm, make_waveform]
 N_LARGE = 100_000

@@ -5,7 +5,7 @@ import re
 import pandas as pd
 import pytest
 
-from mkbench.config import load_config
+from mkbench.harness.config import load_config
 
 from .conftest import ROOT
 

@@ -8,11 +8,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from mkbench.claim_checks import Comparison, MissingRecords, run_check
-from mkbench.claims import Claim, item_status, judge, load_claims
-from mkbench.config import load_config
 from mkbench.exceptions import ConfigError
-from mkbench.reproduction import build_reproduction, load_catalogue
+from mkbench.harness.claim_checks import Comparison, MissingRecords, run_check
+from mkbench.harness.claims import Claim, item_status, judge, load_claims
+from mkbench.harness.config import load_config
+from mkbench.harness.reproduction import build_reproduction, load_catalogue
 
 from .conftest import ROOT
 
@@ -235,7 +235,7 @@ def test_a_figure_with_claims_is_judged_by_them_in_reproduction_md(tmp_path):
 
 def test_item_status_counts_verdicts_per_item():
     claims = [Claim(id=i, paper="p", where="", quote="", claim="", evidence="", items=("F1",)) for i in "abc"]
-    from mkbench.claims import Verdict
+    from mkbench.harness.claims import Verdict
 
     verdicts = [Verdict("holds", ""), Verdict("contradicted", ""), Verdict("holds", "")]
     assert item_status(claims, verdicts) == {("p", "F1"): "claims: 2 holds, 1 contradicted"}

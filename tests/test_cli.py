@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from mkbench.cli import main
+from mkbench.harness.cli import main
 
 from .conftest import ROOT
 

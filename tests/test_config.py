@@ -4,8 +4,8 @@ from collections import Counter
 import pytest
 import yaml
 
-from mkbench.config import load_config, param_settings, plan_jobs, validate_config
 from mkbench.exceptions import ConfigError
+from mkbench.harness.config import load_config, param_settings, plan_jobs, validate_config
 
 from .conftest import ROOT
 

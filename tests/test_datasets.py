@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import scipy.io
 
-from mkbench.datasets import Dataset, DatasetSpec, get_spec, list_datasets, load
 from mkbench.exceptions import DataError, UnknownNameError
+from mkbench.harness.datasets import Dataset, DatasetSpec, get_spec, list_datasets, load
 
 IDA = [
     "banana", "breast-cancer", "diabetis", "flare-solar", "german", "heart", "image", "ringnorm", "splice",

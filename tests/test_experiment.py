@@ -10,9 +10,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVR
 
-import mkbench.experiment as experiment
-from mkbench.datasets import Dataset
+import mkbench.harness.experiment as experiment
 from mkbench.exceptions import ConfigError, SolverError
+from mkbench.harness.datasets import Dataset
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +104,7 @@ def test_fit_unlabeled_passes_the_unlabeled_part_to_fit():
     from sklearn.datasets import load_breast_cancer
 
     from mkbench import SSMKClassifier
-    from mkbench.splits import make_splits
+    from mkbench.harness.splits import make_splits
 
     X, y = load_breast_cancer(return_X_y=True)
     data = Dataset("sk-breast-cancer", X, y, [f"x{i}" for i in range(X.shape[1])], "binary", {})
@@ -121,7 +121,7 @@ def test_fit_unlabeled_passes_the_unlabeled_part_to_fit():
 
 
 def _disc_job_data():
-    from mkbench.datasets import load
+    from mkbench.harness.datasets import load
 
     data = load("gaussian-disc")
     idx = np.random.default_rng(1).permutation(len(data.y))[:300]

@@ -10,9 +10,9 @@ import hashlib
 import numpy as np
 import pytest
 
-from mkbench.datasets._fetch import obtain
-from mkbench.datasets._registry import DatasetSpec, Parsed, RawFile
 from mkbench.exceptions import ChecksumError, DataError
+from mkbench.harness.datasets._fetch import obtain
+from mkbench.harness.datasets._registry import DatasetSpec, Parsed, RawFile
 
 CONTENT = b"1,2,3\n4,5,6\n"
 URL = "http://127.0.0.1:9/toy/data.csv.gz"  # port 9 (discard): connection refused at once
@@ -108,7 +108,7 @@ def test_damaged_cache_is_moved_aside_and_fetched_again(mirror, tmp_path):
 
 
 def test_not_public_data_say_so(tmp_path):
-    from mkbench.datasets import load
+    from mkbench.harness.datasets import load
 
     with pytest.raises(DataError, match="'hiv-qsar' is not public"):
         load("hiv-qsar", data_home=tmp_path)

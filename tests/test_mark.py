@@ -7,9 +7,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mkbench import MARKRegressor
 from mkbench.estimators.mark import DEFAULT_SIGMA_GRID, KernelColumnSearch, _sigma_chains
+from mkbench.harness.methods import make_method
 from mkbench.kernels import RBF, WeakRBF, mean_squared_distance
 from mkbench.masters.ridge import RidgeMaster, StagewiseMaster
-from mkbench.methods import make_method
 
 
 @pytest.fixture(scope="module")

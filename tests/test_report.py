@@ -5,9 +5,7 @@ import pytest
 
 from mkbench._io import write_json
 from mkbench.exceptions import ConfigError, DataError
-from mkbench.metrics import svm_storage
-from mkbench.selection import select_by
-from mkbench.report import (
+from mkbench.harness.report import (
     MARK_L_STORAGE,
     collect_histories,
     collect_records,
@@ -18,6 +16,8 @@ from mkbench.report import (
     summarise,
     write_table,
 )
+from mkbench.harness.selection import select_by
+from mkbench.metrics import svm_storage
 
 from .conftest import ROOT
 

@@ -9,11 +9,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from mkbench.cli import main
-from mkbench.config import load_config
 from mkbench.exceptions import ConfigError
-from mkbench.report import write_table
-from mkbench.reproduction import (
+from mkbench.harness.cli import main
+from mkbench.harness.config import load_config
+from mkbench.harness.report import write_table
+from mkbench.harness.reproduction import (
     REASONS,
     Tolerance,
     assess,
@@ -38,7 +38,7 @@ PAPERS = {"pa": {"citation": "A. Author, Paper A"}, "pb": {"citation": "B. Autho
 
 
 def _table(root, name, ours, paper, failed=()):
-    """Write results/tables/<name>.csv/.md with mkbench.report.write_table.
+    """Write results/tables/<name>.csv/.md with mkbench.harness.report.write_table.
 
     ours: {(dataset, method): {metric: [values per split]}}; paper: {(dataset, method, metric): mean};
     failed: (dataset, method) pairs with one more, failed, run.

@@ -20,13 +20,13 @@ import pandas as pd
 import pytest
 import yaml
 
-import mkbench.experiment as experiment
+import mkbench.harness.experiment as experiment
 from mkbench._io import atomic_open, write_json
-from mkbench.config import load_config, plan_jobs
-from mkbench.datasets import Dataset, load
 from mkbench.exceptions import SolverError
-from mkbench.report import collect_records, write_table
-from mkbench.splits import load_split
+from mkbench.harness.config import load_config, plan_jobs
+from mkbench.harness.datasets import Dataset, load
+from mkbench.harness.report import collect_records, write_table
+from mkbench.harness.splits import load_split
 
 from .conftest import ROOT
 from .test_workflow import SNAKEMAKE
@@ -211,10 +211,10 @@ _ONE_RUN = """
 import sys
 from pathlib import Path
 from mkbench._io import write_json
-from mkbench.config import load_config, plan_jobs
-from mkbench.datasets import load
-from mkbench.experiment import protocol_splits, run_configured_job
-from mkbench.splits import load_split, save_split
+from mkbench.harness.config import load_config, plan_jobs
+from mkbench.harness.datasets import load
+from mkbench.harness.experiment import protocol_splits, run_configured_job
+from mkbench.harness.splits import load_split, save_split
 
 config, out = load_config(sys.argv[1]), Path(sys.argv[2])
 data = {}

@@ -4,9 +4,9 @@ under tables and counted in REPRODUCTION.md."""
 import pandas as pd
 import yaml
 
-from mkbench.report import write_table
-from mkbench.reproduction import build_reproduction
-from mkbench.selection import describe_edges, grid_edges
+from mkbench.harness.report import write_table
+from mkbench.harness.reproduction import build_reproduction
+from mkbench.harness.selection import describe_edges, grid_edges
 
 
 def _validation_records():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from mkbench.exceptions import ConfigError, DataError, UnknownNameError
-from mkbench.splits import PROTOCOLS, add_validation, load_split, make_splits, save_split
+from mkbench.harness.splits import PROTOCOLS, add_validation, load_split, make_splits, save_split
 
 N = 120
 Y = np.repeat([0, 1], N // 2)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mkbench.config import load_config, plan_jobs
+from mkbench.harness.config import load_config, plan_jobs
 
 from .conftest import ROOT
 

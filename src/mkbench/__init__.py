@@ -1,8 +1,7 @@
 """mkbench: boosting over kernel columns and multiple kernel learning, reproduced.
 
 The estimators follow the scikit-learn API. The data sets, splits and workflow
-that reproduce the papers' tables live in :mod:`mkbench.datasets`,
-:mod:`mkbench.splits` and :mod:`mkbench.experiment`.
+that reproduce the papers' tables live in :mod:`mkbench.harness`.
 """
 
 __version__ = "0.1.0"

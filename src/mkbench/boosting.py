@@ -437,7 +437,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     method : str, default="cgens"
-        A registered method (:data:`mkbench.methods.METHODS`) with ``staged_predict``.
+        A registered method (:data:`mkbench.harness.methods.METHODS`) with ``staged_predict``.
     params : dict, default=None
         Fixed parameters of the method.
     param_grid : dict, default=None
@@ -501,7 +501,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        from .methods import make_method  # the registry imports estimators lazily; so does this
+        from .harness.methods import make_method  # the registry imports estimators lazily; so does this
 
         n_iters = None if self.n_iters is None else sorted(int(t) for t in self.n_iters)
         if n_iters is not None and (not n_iters or n_iters[0] < 1):

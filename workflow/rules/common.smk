@@ -1,8 +1,8 @@
 import os
 
-from mkbench.config import plan_jobs, split_path, validate_config
+from mkbench.harness.config import plan_jobs, split_path, validate_config
 
-# Validate against the package's JSON schema (mkbench/config.schema.yaml): errors
+# Validate against the package's JSON schema (mkbench/harness/config.schema.yaml): errors
 # name the wrong key and why. Defaults are filled in place.
 validate_config(config)
 

@@ -4,7 +4,7 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from mkbench._io import atomic_open
-from mkbench.report import collect_histories, collect_records
+from mkbench.harness.report import collect_histories, collect_records
 
 for frame, path in ((collect_records(snakemake.input), snakemake.output.records),
                     (collect_histories(snakemake.input), snakemake.output.history)):

@@ -4,7 +4,7 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from mkbench._io import write_json
-from mkbench.datasets import fetch
+from mkbench.harness.datasets import fetch
 
 paths = fetch(snakemake.wildcards.dataset, mirror=snakemake.params.mirror, data_home=snakemake.params.home)
 write_json(snakemake.output[0], {"dataset": snakemake.wildcards.dataset, "files": [str(p) for p in paths]})

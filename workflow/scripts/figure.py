@@ -5,8 +5,8 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd
 
-from mkbench.boundary import draw_job_boundary
-from mkbench.report import draw_bars, draw_figure, draw_lines
+from mkbench.harness.boundary import draw_job_boundary
+from mkbench.harness.report import draw_bars, draw_figure, draw_lines
 
 spec = snakemake.config["figures"][snakemake.wildcards.figure]
 frame = pd.concat([pd.read_csv(path) for path in snakemake.input], ignore_index=True)

@@ -4,10 +4,10 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from mkbench._io import write_json
-from mkbench.config import Job
-from mkbench.experiment import run_configured_job
-from mkbench.prepare import load_prepared
-from mkbench.splits import load_split
+from mkbench.harness.config import Job
+from mkbench.harness.experiment import run_configured_job
+from mkbench.harness.prepare import load_prepared
+from mkbench.harness.splits import load_split
 
 w = snakemake.wildcards
 protocol = snakemake.config["experiments"][w.experiment]["protocol"]

@@ -3,9 +3,9 @@ import sys
 
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
-from mkbench.experiment import protocol_splits
-from mkbench.prepare import load_prepared
-from mkbench.splits import save_split
+from mkbench.harness.experiment import protocol_splits
+from mkbench.harness.prepare import load_prepared
+from mkbench.harness.splits import save_split
 
 w = snakemake.wildcards
 dataset = load_prepared(snakemake.input[0])

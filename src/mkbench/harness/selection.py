@@ -7,7 +7,7 @@ trace in the records:
 
 * on a validation part by the table (``select: validation_error``): every grid
   setting is a job of its own, named ``"C=0.1"`` or ``"C=10,nu=0.1"``
-  (:func:`mkbench.config.param_settings`), and :func:`select_by` keeps one per
+  (:func:`mkbench.harness.config.param_settings`), and :func:`select_by` keeps one per
   split; the grid of each parameter is every value its jobs took;
 * by cross-validation inside the job (``StagedSearchCV``): the record keeps the
   grid (``p_param_grid``, ``p_svc_bandwidth_grid``, ``p_n_iters``) and the choice
@@ -24,7 +24,7 @@ import inspect
 import numpy as np
 import pandas as pd
 
-from .exceptions import ConfigError
+from ..exceptions import ConfigError
 
 #: Columns of :func:`grid_edges`.
 COLUMNS = ["dataset", "method", "parameter", "low", "high", "n_runs", "n_low", "n_high"]
@@ -117,7 +117,7 @@ def _validation_choices(records: pd.DataFrame, select: str) -> list[tuple]:
 
 
 def _cv_choices(records: pd.DataFrame) -> list[tuple]:
-    from .boosting import StagedSearchCV  # the estimators load only when a record needs its default
+    from ..boosting import StagedSearchCV  # the estimators load only when a record needs its default
 
     default_iters = inspect.signature(StagedSearchCV).parameters["n_iters"].default
     rows = []

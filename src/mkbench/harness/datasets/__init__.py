@@ -1,6 +1,6 @@
 """The data layer: a registry of every data set the papers use, fetched and verified.
 
->>> from mkbench.datasets import load
+>>> from mkbench.harness.datasets import load
 >>> ds = load("sonar", mirror="/path/to/mirror")   # doctest: +SKIP
 >>> ds.X.shape, ds.metadata["positive_class"]       # doctest: +SKIP
 ((208, 60), 'M (mine)')

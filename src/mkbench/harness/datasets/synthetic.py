@@ -73,7 +73,7 @@ register(
         description=f"2-D toy of CGEns Fig. 1 ({POOL_SIZE} x 2): standard normal points, +1 inside a circle",
         files=(),
         parser=_parse_disc,
-        source="generated (mkbench.datasets.synthetic.make_gaussian_disc)",
+        source="generated (mkbench.harness.datasets.synthetic.make_gaussian_disc)",
         citation="Shen, C. and Liu, F., From kernel machines to ensemble learning, §VI-A (2D toy data)",
         variant=f"{POOL_SIZE} points drawn with seed {POOL_SEED}, radius sqrt(2 ln 2)",
         preprocessing="Drawn by make_gaussian_disc; +1 = inside the circle (the median norm), -1 = outside.",

@@ -9,7 +9,7 @@ Everything in that file is computed from what is on disk:
 * the status: whether each target exists and, for tables, whether every compared
   value of ours is within the catalogue's tolerance of the paper's;
 * the largest gap between ours and the paper, read from the tables written by
-  :func:`mkbench.report.write_table` (one CSV row per data set, method and metric,
+  :func:`mkbench.harness.report.write_table` (one CSV row per data set, method and metric,
   with ``ours_mean`` beside the published ``paper_mean``);
 * the command that rebuilds it.
 
@@ -32,11 +32,11 @@ import jsonschema
 import pandas as pd
 import yaml
 
-from ._io import write_text
+from .._io import write_text
 from .claims import item_status, judge, load_claims, render_claims
 from .selection import describe_edges, grid_edges
 from .config import _describe
-from .exceptions import ConfigError
+from ..exceptions import ConfigError
 
 #: Why an item cannot be rebuilt; an entry without targets gives one of these.
 REASONS = ("data not public", "features not available", "not configured yet")
@@ -414,7 +414,7 @@ def assess(entry: Entry, root: str | os.PathLike = ".") -> Assessment:
 def chosen_at_edges(entry: Entry, config: dict[str, Any], root: str | os.PathLike = ".") -> tuple[list[str], int, int]:
     """Hyper-parameters of the entry's table rows chosen at a grid edge, from the experiments' summaries.
 
-    Returns the lines of :func:`mkbench.selection.describe_edges`, the number of
+    Returns the lines of :func:`mkbench.harness.selection.describe_edges`, the number of
     choices at an edge and the number of choices (one per run and chosen parameter).
     Tables whose summaries are not there yet count nothing.
     """
@@ -525,7 +525,7 @@ def build_reproduction(
     """The text of REPRODUCTION.md: the catalogue checked, every entry assessed from the files under ``root``.
 
     ``command`` is the command quoted in the text as the one that regenerates it.
-    ``claims`` is the claims catalogue (:mod:`mkbench.claims`), by default
+    ``claims`` is the claims catalogue (:mod:`mkbench.harness.claims`), by default
     ``claims.yaml`` beside ``catalogue``; without one there is no Claims section
     and every figure stays "drawn".
     """

@@ -1,7 +1,7 @@
 """Decision boundary of a configured method on a 2-D data set (CGEns Fig. 1, left).
 
 A record keeps metrics, not the model, so the boundary figure refits the model of
-one job exactly as :func:`mkbench.experiment.run_configured_job` fits it: the
+one job exactly as :func:`mkbench.harness.experiment.run_configured_job` fits it: the
 same registered estimator and parameters, the same split of the same protocol
 and seed, the same preprocessing. Every method here is seeded, so the refitted
 model is the recorded one.
@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .config import Job, param_settings
-from .exceptions import ConfigError
+from ..exceptions import ConfigError
 from .experiment import _preprocess, protocol_splits
 from .methods import make_method
 

@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .exceptions import ConfigError
+from ..exceptions import ConfigError
 from .selection import select_by
 
 #: What identifies one run across methods: two methods are paired on these.

@@ -4,7 +4,7 @@ Checksums
 ---------
 Mirror copies differ byte-wise from canonical downloads for several files
 (re-gzipped, a final newline added, a header or CR removed), so each
-:class:`~mkbench.datasets.RawFile` carries two digests:
+:class:`~mkbench.harness.datasets.RawFile` carries two digests:
 
 * ``sha256``: the sha256 of the *normalised content* (:func:`content_digest`),
   which the mirror copy and a canonical download share;
@@ -125,7 +125,7 @@ def fetch(
     Parameters
     ----------
     name : str
-        A registered name (:func:`~mkbench.datasets.list_datasets`).
+        A registered name (:func:`~mkbench.harness.datasets.list_datasets`).
     mirror : path-like, optional
         Folder tried before the canonical URLs; default ``$MKBENCH_DATA_MIRROR``.
     data_home : path-like, optional

@@ -1,7 +1,7 @@
 """Catalogue of the raw files: canonical URL, content digest and mirror digest.
 
 ``sha256`` is the digest of the normalised content (see
-:mod:`mkbench.datasets._fetch`), computed from the verified mirror copies;
+:mod:`mkbench.harness.datasets._fetch`), computed from the verified mirror copies;
 ``mirror_sha256`` is the exact-bytes digest of the mirror copy (the mirror's
 ``MANIFEST.tsv``). Where a canonical download was checked against a digest
 published independently of the mirror, the comment says so; elsewhere the

@@ -3,7 +3,7 @@
 The catalogue ``config/claims.yaml`` lists every claim the five papers make about
 their experiments: the paper's words (``quote``), a testable restatement with the
 threshold the words imply (``claim``), the paper's own evidence, and a ``check``
-(:mod:`mkbench.claim_checks`) that computes the deciding numbers from our records.
+(:mod:`mkbench.harness.claim_checks`) that computes the deciding numbers from our records.
 A claim that no record of ours can decide gives a ``reason`` instead.
 
 Verdicts
@@ -35,7 +35,7 @@ import yaml
 
 from .claim_checks import REDUCTIONS, MissingRecords, run_check
 from .config import _describe
-from .exceptions import ConfigError
+from ..exceptions import ConfigError
 
 VERDICTS = {
     "holds": "every comparison that decides the claim meets the threshold the paper's words imply",

@@ -12,7 +12,7 @@ from typing import Any
 
 from sklearn.base import BaseEstimator
 
-from .exceptions import ConfigError, UnknownNameError
+from ..exceptions import ConfigError, UnknownNameError
 
 METHODS: dict[str, str] = {
     "svr": "mkbench.baselines:SelectedSVR",

@@ -32,7 +32,7 @@ class RawFile:
     url : str or None
         Canonical download URL; None when the file only exists in the mirror.
     sha256 : str or None
-        sha256 of the *normalised content* (see :func:`mkbench.datasets._fetch.content_digest`),
+        sha256 of the *normalised content* (see :func:`mkbench.harness.datasets._fetch.content_digest`),
         shared by the mirror copy and a canonical download. None means the digest
         could not be known offline: the file is trusted on first use and its
         digest recorded in the cache.
@@ -62,7 +62,7 @@ class RawFile:
 
 
 class Parsed(NamedTuple):
-    """What a parser returns; :func:`mkbench.datasets.load` adds the spec's documentation."""
+    """What a parser returns; :func:`mkbench.harness.datasets.load` adds the spec's documentation."""
 
     X: np.ndarray
     y: np.ndarray
@@ -85,7 +85,7 @@ class DatasetSpec:
     description : str
         One line for listings.
     files : tuple of RawFile
-        The raw files, in the order :func:`~mkbench.datasets.fetch` returns them.
+        The raw files, in the order :func:`~mkbench.harness.datasets.fetch` returns them.
     parser : callable
         ``parser(files) -> Parsed`` where ``files`` maps :attr:`RawFile.path` to
         the verified local file.
@@ -96,7 +96,7 @@ class DatasetSpec:
     variant : str
         Which version of the data this is (e.g. a stand-in for another set).
     preprocessing : str
-        What :func:`~mkbench.datasets.load` does to the raw files, in a sentence.
+        What :func:`~mkbench.harness.datasets.load` does to the raw files, in a sentence.
     shape : tuple of int, or None
         ``(n_samples, n_features)`` of the registered variant, checked on load.
     notes : str

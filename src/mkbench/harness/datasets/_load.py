@@ -57,9 +57,9 @@ def load(
     Parameters
     ----------
     name : str
-        A registered name (:func:`~mkbench.datasets.list_datasets`).
+        A registered name (:func:`~mkbench.harness.datasets.list_datasets`).
     mirror, data_home : path-like, optional
-        As for :func:`~mkbench.datasets.fetch`.
+        As for :func:`~mkbench.harness.datasets.fetch`.
 
     Returns
     -------

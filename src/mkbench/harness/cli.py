@@ -18,7 +18,7 @@ import os
 import sys
 import tempfile
 
-from .exceptions import MkbenchError
+from ..exceptions import MkbenchError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,10 +104,10 @@ def _datasets_fetch(args) -> None:
 
 
 def _run(args) -> None:
-    from ._io import write_json
+    from .._io import write_json
     from .config import Job, load_config, param_settings
     from .datasets import load
-    from .exceptions import UnknownNameError
+    from ..exceptions import UnknownNameError
     from .experiment import protocol_splits, run_configured_job
 
     config = load_config(args.config)
@@ -133,7 +133,7 @@ def _run(args) -> None:
 
 
 def _require(value, known, what: str) -> None:
-    from .exceptions import UnknownNameError
+    from ..exceptions import UnknownNameError
 
     if value not in known:
         raise UnknownNameError(f"unknown {what} {value!r}; known: {', '.join(map(str, known))}")
@@ -167,7 +167,7 @@ def _report(args) -> None:
 
 
 def _write_reproduction(config: dict, args) -> None:
-    from ._io import write_text
+    from .._io import write_text
     from .reproduction import build_reproduction
 
     catalogue = args.catalogue or os.path.join(os.path.dirname(args.config), "reproduction.yaml")

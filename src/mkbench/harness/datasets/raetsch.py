@@ -9,7 +9,7 @@ spec and flagged ``label_grouping_confirmed=False`` in the metadata where they
 are assumptions.
 
 When ``raetsch/benchmarks.mat`` (the IDA sets repackaged by G. Cawley, see
-:data:`~mkbench.datasets._files.RAETSCH_BENCHMARKS_MAT`) is in the cache or the
+:data:`~mkbench.harness.datasets._files.RAETSCH_BENCHMARKS_MAT`) is in the cache or the
 mirror, every IDA set is loaded from it instead, with its 100 (20 for image
 and splice) predefined realisations; ``metadata["variant"]`` says which.
 """
@@ -385,7 +385,7 @@ register(
         files=(),
         shape=(7400, 20),
         variant=f"Breiman ringnorm generator, pool of 7400 drawn with seed {POOL_SEED}",
-        preprocessing="Drawn by mkbench.datasets.breiman.make_ringnorm; generator class 1 = +1.",
+        preprocessing="Drawn by mkbench.harness.datasets.breiman.make_ringnorm; generator class 1 = +1.",
         citation="Breiman, L. (1996), Bias, variance and arcing classifiers, TR 460, UC Berkeley",
     ),
     _ida(
@@ -418,7 +418,7 @@ register(
         files=(),
         shape=(7400, 20),
         variant=f"Breiman twonorm generator, pool of 7400 drawn with seed {POOL_SEED}",
-        preprocessing="Drawn by mkbench.datasets.breiman.make_twonorm; generator class 1 = +1.",
+        preprocessing="Drawn by mkbench.harness.datasets.breiman.make_twonorm; generator class 1 = +1.",
         citation="Breiman, L. (1996), Bias, variance and arcing classifiers, TR 460, UC Berkeley",
     ),
     _ida(
@@ -428,7 +428,7 @@ register(
         files=(),
         shape=(5000, 21),
         variant=f"Breiman waveform generator (21 attributes), pool of 5000 drawn with seed {POOL_SEED}",
-        preprocessing="Drawn by mkbench.datasets.breiman.make_waveform; wave class 0 = +1, classes 1 and 2 = -1.",
+        preprocessing="Drawn by mkbench.harness.datasets.breiman.make_waveform; wave class 0 = +1, classes 1 and 2 = -1.",
         citation="Breiman, L., Friedman, J., Olshen, R. and Stone, C. (1984), CART, p. 49",
         notes=f"{_UNCONFIRMED}class 0 vs classes 1+2 is assumed.",
     ),

@@ -1,6 +1,6 @@
 """Prepared data set files: one ``.npz`` per data set, read by every fit job.
 
-The workflow's *prepare* rule parses the raw files once (:func:`mkbench.datasets.load`)
+The workflow's *prepare* rule parses the raw files once (:func:`mkbench.harness.datasets.load`)
 and stores the arrays here, so that hundreds of fit jobs do not re-parse them.
 """
 
@@ -12,9 +12,9 @@ import zipfile
 
 import numpy as np
 
-from ._io import atomic_open
+from .._io import atomic_open
 from .datasets import Dataset, load
-from .exceptions import DataError
+from ..exceptions import DataError
 
 
 def prepare(name: str, path: str | os.PathLike, *, mirror=None, data_home=None) -> Dataset:

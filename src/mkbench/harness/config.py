@@ -18,9 +18,9 @@ from typing import Any
 import jsonschema
 import yaml
 
-from .exceptions import ConfigError
+from ..exceptions import ConfigError
 
-SCHEMA_PATH = Path(str(resources.files("mkbench") / "config.schema.yaml"))
+SCHEMA_PATH = Path(str(resources.files("mkbench.harness") / "config.schema.yaml"))
 
 
 @dataclass(frozen=True)

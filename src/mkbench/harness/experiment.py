@@ -3,7 +3,7 @@
 A record is a flat JSON object in long format (DESIGN.md, benchopt style):
 identifiers (experiment, method, dataset, protocol, seed, split), parameters as
 ``p_*`` fields, metrics, timings, model size, solver status, the per-iteration
-history when the estimator keeps one, and package versions. :mod:`mkbench.report`
+history when the estimator keeps one, and package versions. :mod:`mkbench.harness.report`
 reads records only.
 """
 
@@ -19,8 +19,8 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import Normalizer, StandardScaler
 
-from . import metrics
-from .exceptions import ConfigError, SolverError
+from .. import metrics
+from ..exceptions import ConfigError, SolverError
 from .methods import make_method
 
 PREPROCESSORS = ("standardize", "center-normalize", "none")
@@ -44,7 +44,7 @@ def run_job(
 
     Parameters
     ----------
-    dataset : mkbench.datasets.Dataset
+    dataset : mkbench.harness.datasets.Dataset
         The prepared data set.
     split : dict of str to ndarray
         Index arrays; ``"train"`` is required, every other part (``"test"``,
@@ -52,7 +52,7 @@ def run_job(
     method : str
         The label of the method in the experiment (e.g. ``"svr"`` or ``"mark-l-c10"``).
     estimator : str
-        The registry name of the estimator (:data:`mkbench.methods.METHODS`).
+        The registry name of the estimator (:data:`mkbench.harness.methods.METHODS`).
     params : dict, optional
         Estimator parameters; recorded as ``p_<name>`` fields.
     ids : dict, optional
@@ -191,7 +191,7 @@ def _staged_history(model, history, parts: dict[str, np.ndarray], X, y, task: st
 
 def _feature_counts(model, estimator: str) -> dict[str, int]:
     """``feature_count_<j>`` fields, j = 1..n_features (the papers number features from 1)."""
-    from .boosting import feature_counts
+    from ..boosting import feature_counts
 
     counts = feature_counts(model)
     if counts is None:
@@ -287,7 +287,7 @@ def protocol_splits(config: dict, protocol: str, dataset, seed: int) -> list[dic
 
 
 def run_configured_job(config: dict, job, dataset, split: dict[str, np.ndarray]) -> dict[str, Any]:
-    """Run :func:`run_job` for a planned :class:`mkbench.config.Job` of ``config``."""
+    """Run :func:`run_job` for a planned :class:`mkbench.harness.config.Job` of ``config``."""
     from .config import param_settings
 
     exp = config["experiments"][job.experiment]

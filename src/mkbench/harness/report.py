@@ -1,6 +1,6 @@
 """Records -> tables with the papers' numbers beside ours, and seaborn figures.
 
-This module reads records (:mod:`mkbench.experiment`) and the published values in
+This module reads records (:mod:`mkbench.harness.experiment`) and the published values in
 ``config/reference/*.csv``; it never runs a method. A reference CSV has one row per
 published number: ``paper, table, dataset, method, metric, mean, std, unit, note``.
 Published values are shown in their own ``(paper)`` column, never in place of ours.
@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._io import atomic_open, write_text
-from .exceptions import ConfigError, DataError
+from .._io import atomic_open, write_text
+from ..exceptions import ConfigError, DataError
 from .selection import describe_edges, grid_edges, select_by
 
 #: Storage of MARK-L's fixed policy (T = 100 weak RBF columns): 3T + 1 numbers (MARK §5.2).
@@ -201,7 +201,7 @@ def write_table(
 
     With ``select`` (e.g. ``"validation_error"``), each method's grid setting is
     chosen per split by :func:`select_by` before summarising. Settings chosen at
-    an edge of their grid (:func:`mkbench.selection.grid_edges`) are listed under
+    an edge of their grid (:func:`mkbench.harness.selection.grid_edges`) are listed under
     the Markdown table.
     """
     edges = describe_edges(grid_edges(records, select))
