@@ -12,7 +12,8 @@ from mkbench.exceptions import ConfigError
 from mkbench.harness.claim_checks import Comparison, MissingRecords, run_check
 from mkbench.harness.claims import Claim, item_status, judge, load_claims
 from mkbench.harness.config import load_config
-from mkbench.harness.reproduction import build_reproduction, load_catalogue
+from mkbench.harness.catalogue import load_catalogue
+from mkbench.harness.reproduction import build_reproduction
 
 from .conftest import ROOT
 

@@ -13,15 +13,8 @@ from mkbench.exceptions import ConfigError
 from mkbench.harness.cli import main
 from mkbench.harness.config import load_config
 from mkbench.harness.report import write_table
-from mkbench.harness.reproduction import (
-    REASONS,
-    Tolerance,
-    assess,
-    build_reproduction,
-    existing_targets,
-    load_catalogue,
-    write_reproduction,
-)
+from mkbench.harness.catalogue import REASONS, Tolerance, existing_targets, load_catalogue
+from mkbench.harness.reproduction import assess, build_reproduction, write_reproduction
 
 from .conftest import ROOT
 

@@ -1,4 +1,4 @@
-from mkbench.harness.reproduction import existing_targets, paper_of
+from mkbench.harness.catalogue import existing_targets, paper_of
 
 
 rule aggregate:

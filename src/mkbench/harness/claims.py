@@ -28,7 +28,6 @@ import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import jsonschema
 import yaml

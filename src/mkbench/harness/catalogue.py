@@ -1,0 +1,267 @@
+"""The catalogue of every table and figure of the five papers (``config/reproduction.yaml``).
+
+Each entry names what a paper's table or figure shows and either the targets of
+the workflow config that rebuild it (tables, figures, or a benchmark script) and
+the metrics that decide its status with their tolerances, or the reason we cannot
+rebuild it. :func:`load_catalogue` reads and checks it against the config;
+:mod:`mkbench.harness.reproduction` assesses each entry.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shlex
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from ..exceptions import ConfigError
+from .config import _describe
+
+#: Why an item cannot be rebuilt; an entry without targets gives one of these.
+REASONS = ("data not public", "features not available", "not configured yet")
+
+_STRINGS = {"type": "array", "minItems": 1, "items": {"type": "string"}}
+_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["papers", "items"],
+    "properties": {
+        "papers": {
+            "type": "object",
+            "minProperties": 1,
+            "additionalProperties": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["citation"],
+                "properties": {"citation": {"type": "string"}, "text": {"type": "string"}},
+            },
+        },
+        "items": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["paper", "item", "shows"],
+                "properties": {
+                    "paper": {"type": "string"},
+                    "item": {"type": "string"},
+                    "shows": {"type": "string"},
+                    "note": {"type": "string"},
+                    "tables": _STRINGS,
+                    "figures": _STRINGS,
+                    "script": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["command", "outputs"],
+                        "properties": {
+                            "command": {"type": "string", "pattern": r"^python \S+\.py"},
+                            "outputs": _STRINGS,
+                        },
+                    },
+                    "rows": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "minProperties": 1,
+                        "properties": {"datasets": _STRINGS, "methods": _STRINGS},
+                    },
+                    "compare": {
+                        "type": "object",
+                        "minProperties": 1,
+                        "additionalProperties": {
+                            "anyOf": [
+                                {"type": "number", "exclusiveMinimum": 0},
+                                {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?%$"},
+                            ]
+                        },
+                    },
+                    "reason": {"enum": list(REASONS)},
+                },
+            },
+        },
+    },
+}
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far ours may be from the paper's value: absolute, or relative to the paper's."""
+
+    value: float
+    relative: bool
+
+    @classmethod
+    def parse(cls, spec: float | str) -> Tolerance:
+        """``0.02`` (absolute, in the metric's unit) or ``"25%"`` (relative to the paper's value)."""
+        if isinstance(spec, str):
+            return cls(float(spec.rstrip("%")) / 100, relative=True)
+        return cls(float(spec), relative=False)
+
+    def gap(self, ours: float, paper: float) -> float:
+        """``ours - paper``, divided by ``|paper|`` for a relative tolerance (inf if the paper's is 0)."""
+        if not self.relative:
+            return ours - paper
+        if paper == 0:
+            return 0.0 if ours == 0 else math.copysign(math.inf, ours)
+        return (ours - paper) / abs(paper)
+
+    def __str__(self) -> str:
+        return f"{self.value * 100:g}%" if self.relative else f"{self.value:g}"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One table or figure of a paper (or a part of one), as the catalogue gives it."""
+
+    paper: str
+    item: str
+    shows: str
+    tables: tuple[str, ...] = ()
+    figures: tuple[str, ...] = ()
+    command: str | None = None
+    outputs: tuple[str, ...] = ()
+    datasets: tuple[str, ...] | None = None
+    methods: tuple[str, ...] | None = None
+    compare: tuple[tuple[str, Tolerance], ...] = ()
+    reason: str | None = None
+    note: str = ""
+
+    @property
+    def targets(self) -> list[str]:
+        """The files that must exist for the item to be judged."""
+        return (
+            [f"results/tables/{name}.csv" for name in self.tables]
+            + [f"results/figures/{name}.png" for name in self.figures]
+            + list(self.outputs)
+        )
+
+    @property
+    def rebuild(self) -> str:
+        """The command that rebuilds the item's targets."""
+        if self.command:
+            return self.command
+        if self.reason:
+            return "—"
+        files = [f"results/tables/{name}.md" for name in self.tables]
+        files += [f"results/figures/{name}.png" for name in self.figures]
+        return "snakemake --cores 8 " + " ".join(files)
+
+
+def load_catalogue(
+    path: str | os.PathLike, config: dict[str, Any], root: str | os.PathLike = "."
+) -> tuple[dict[str, dict], list[Entry]]:
+    """Read and check the catalogue at ``path`` against the workflow ``config``.
+
+    Returns the papers (id -> citation) and the entries, in the catalogue's order.
+
+    Raises
+    ------
+    ConfigError
+        Naming the entry and the problem: a missing or unknown key, an unknown paper,
+        table, figure, metric or reason, targets and a reason together, a benchmark
+        script that does not exist under ``root``.
+    """
+    try:
+        with open(path, encoding="utf-8") as fh:
+            raw = yaml.safe_load(fh)
+    except FileNotFoundError:
+        raise ConfigError(
+            f"reproduction catalogue {os.fspath(path)!r} does not exist; it lists every table and "
+            "figure of the papers (config/reproduction.yaml)"
+        ) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"reproduction catalogue {os.fspath(path)!r} is not valid YAML: {exc}") from None
+    errors = jsonschema.Draft202012Validator(_SCHEMA).iter_errors(raw)
+    errors = sorted(errors, key=lambda e: [str(part) for part in e.absolute_path])
+    if errors:
+        raise ConfigError(
+            f"invalid reproduction catalogue {os.fspath(path)!r}:\n" + "\n".join(_describe(e) for e in errors)
+        )
+    entries = []
+    problems = []
+    for index, spec in enumerate(raw["items"]):
+        where = f"  at items/{index} ({spec['paper']} {spec['item']})"
+        found = _check_entry(spec, raw["papers"], config, Path(root))
+        problems += [f"{where}: {problem}" for problem in found]
+        if not found:
+            entries.append(_entry(spec))
+    seen = Counter((entry.paper, entry.item) for entry in entries)
+    problems += [f"  {paper} {item!r} is listed {n} times" for (paper, item), n in seen.items() if n > 1]
+    if problems:
+        raise ConfigError(f"invalid reproduction catalogue {os.fspath(path)!r}:\n" + "\n".join(problems))
+    return raw["papers"], entries
+
+
+def paper_of(config: dict[str, Any], kind: str, name: str) -> str | None:
+    """The paper of a table or figure (``kind`` "tables" or "figures"): that of its (first) experiment."""
+    experiments = config[kind][name]["experiment"]
+    first = experiments if isinstance(experiments, str) else experiments[0]
+    return config["experiments"][first].get("paper")
+
+
+def existing_targets(catalogue: str | os.PathLike, config: dict[str, Any], root: str | os.PathLike = ".") -> list[str]:
+    """The files named by the catalogue's entries (tables, figures, benchmark outputs) that exist."""
+    _, entries = load_catalogue(catalogue, config, root)
+    targets = sorted({path for entry in entries for path in entry.targets})
+    return [path for path in targets if (Path(root) / path).exists()]
+
+
+def _check_entry(spec: dict, papers: dict, config: dict, root: Path) -> list[str]:
+    """What is wrong with one catalogue entry, checked against the workflow config."""
+    problems = []
+    if spec["paper"] not in papers:
+        problems.append(f"unknown paper {spec['paper']!r}; papers: {', '.join(papers)}")
+    has_targets = any(key in spec for key in ("tables", "figures", "script"))
+    if has_targets == ("reason" in spec):
+        problems.append(
+            "give either targets (tables, figures or script) or a reason "
+            f"({', '.join(REASONS)}), not {'both' if has_targets else 'neither'}"
+        )
+    if ("tables" in spec) != ("compare" in spec):
+        problems.append("tables and compare go together: compare names the metrics that decide the status")
+    if "rows" in spec and "tables" not in spec:
+        problems.append("rows selects rows of tables; this entry has none")
+    for kind in ("tables", "figures"):
+        for name in spec.get(kind, []):
+            if name not in config[kind]:
+                problems.append(
+                    f"unknown {kind[:-1]} {name!r}; {kind} of the config: {', '.join(config[kind]) or 'none'}"
+                )
+                continue
+            owner = paper_of(config, kind, name)
+            if owner not in (None, spec["paper"]):
+                problems.append(f"{kind[:-1]} {name!r} is drawn from an experiment of paper {owner!r}")
+    metrics = {m for name in spec.get("tables", []) if name in config["tables"] for m in config["tables"][name]["metrics"]}
+    for metric in spec.get("compare", {}):
+        if metrics and metric not in metrics:
+            problems.append(f"compare metric {metric!r} is in none of its tables; their metrics: {', '.join(sorted(metrics))}")
+    if "script" in spec:
+        script = shlex.split(spec["script"]["command"])[1]
+        if not (root / script).is_file():
+            problems.append(f"benchmark script {script!r} does not exist")
+    return problems
+
+
+def _entry(spec: dict) -> Entry:
+    rows = spec.get("rows", {})
+    script = spec.get("script", {})
+    return Entry(
+        paper=spec["paper"],
+        item=spec["item"],
+        shows=spec["shows"],
+        tables=tuple(spec.get("tables", ())),
+        figures=tuple(spec.get("figures", ())),
+        command=script.get("command"),
+        outputs=tuple(script.get("outputs", ())),
+        datasets=tuple(rows["datasets"]) if "datasets" in rows else None,
+        methods=tuple(rows["methods"]) if "methods" in rows else None,
+        compare=tuple((metric, Tolerance.parse(tol)) for metric, tol in spec.get("compare", {}).items()),
+        reason=spec.get("reason"),
+        note=spec.get("note", ""),
+    )
