@@ -402,6 +402,20 @@ def test_missing_reference_file_stops_report_before_any_table_is_written(workdir
     assert _files(workdir) == ["config.yaml", RECORD, "results/tables/tiny.csv", "results/tables/tiny.md"]
 
 
+def test_a_table_over_two_experiments_reads_the_records_of_both(workdir, record, capsys):
+    config = _config()
+    config["experiments"]["tiny-too"] = config["experiments"]["tiny"]
+    config["tables"]["both"] = {"experiment": ["tiny", "tiny-too"], "caption": "two", "metrics": ["test_mse"]}
+    _write_config(config)
+    _with_record(record)
+    second = Path(RECORD.replace("runs/tiny/", "runs/tiny-too/").replace("/krr/", "/krr-too/"))
+    second.parent.mkdir(parents=True)
+    second.write_text(json.dumps({**json.loads(record.read_text()), "experiment": "tiny-too", "method": "krr-too"}))
+    assert main(["report", "--config", "config.yaml", "--table", "both"]) == 0
+    text = Path("results/tables/both.md").read_text()
+    assert "| krr " in text and "| krr-too " in text
+
+
 def _sonar_config(mirror):
     config = _config(datasets=["sonar"])
     config["data"] = {"mirror": str(mirror)}
