@@ -82,6 +82,29 @@ _SCHEMA = {
                         },
                     },
                     "reason": {"enum": list(REASONS)},
+                    "sensitivity": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["table", "variants"],
+                            "properties": {
+                                "table": {"type": "string"},
+                                "variants": {"type": "string", "pattern": r"^\{method\}.+$"},
+                            },
+                        },
+                    },
+                    "data_differs": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["datasets", "reason"],
+                            "properties": {"datasets": _STRINGS, "reason": {"type": "string"}},
+                        },
+                    },
                 },
             },
         },
@@ -116,6 +139,37 @@ class Tolerance:
 
 
 @dataclass(frozen=True)
+class Gap:
+    """One compared value: ours against the paper's, for a data set, method and metric."""
+
+    dataset: str
+    method: str
+    metric: str
+    ours: float
+    paper: float
+    tolerance: Tolerance
+
+    @property
+    def gap(self) -> float:
+        return self.tolerance.gap(self.ours, self.paper)
+
+    @property
+    def excess(self) -> float:
+        """``|gap| / tolerance``: above 1 the value deviates."""
+        return abs(self.gap) / self.tolerance.value
+
+    def __str__(self) -> str:
+        if self.tolerance.relative:
+            size = f"{self.gap:+.1%}" if math.isfinite(self.gap) else f"{self.ours - self.paper:+.4g} (paper 0)"
+        else:
+            size = f"{self.gap:+.4g}"
+        return (
+            f"{self.metric} {size} (tolerance {self.tolerance}): ours {self.ours:.4g} vs paper "
+            f"{self.paper:.4g}, {self.dataset} / {self.method}"
+        )
+
+
+@dataclass(frozen=True)
 class Entry:
     """One table or figure of a paper (or a part of one), as the catalogue gives it."""
 
@@ -131,6 +185,8 @@ class Entry:
     compare: tuple[tuple[str, Tolerance], ...] = ()
     reason: str | None = None
     note: str = ""
+    sensitivity: tuple[tuple[str, str], ...] = ()
+    data_differs: tuple[tuple[tuple[str, ...], str], ...] = ()
 
     @property
     def targets(self) -> list[str]:
@@ -225,6 +281,13 @@ def _check_entry(spec: dict, papers: dict, config: dict, root: Path) -> list[str
         )
     if ("tables" in spec) != ("compare" in spec):
         problems.append("tables and compare go together: compare names the metrics that decide the status")
+    for study in spec.get("sensitivity", []):
+        if "tables" not in spec:
+            problems.append("sensitivity explains the compared cells of tables; this entry has none")
+        if study["table"] not in config["tables"]:
+            problems.append(f"unknown sensitivity table {study['table']!r}; tables of the config: {', '.join(config['tables'])}")
+    if "data_differs" in spec and "tables" not in spec:
+        problems.append("data_differs explains the compared cells of tables; this entry has none")
     if "rows" in spec and "tables" not in spec:
         problems.append("rows selects rows of tables; this entry has none")
     for kind in ("tables", "figures"):
@@ -264,4 +327,6 @@ def _entry(spec: dict) -> Entry:
         compare=tuple((metric, Tolerance.parse(tol)) for metric, tol in spec.get("compare", {}).items()),
         reason=spec.get("reason"),
         note=spec.get("note", ""),
+        sensitivity=tuple((s["table"], s["variants"]) for s in spec.get("sensitivity", ())),
+        data_differs=tuple((tuple(d["datasets"]), d["reason"]) for d in spec.get("data_differs", ())),
     )

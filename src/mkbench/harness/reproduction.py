@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
-import math
 import os
 from collections import Counter
 from dataclasses import dataclass
@@ -29,7 +28,8 @@ import pandas as pd
 
 from .._io import write_text
 from ..exceptions import ConfigError
-from .catalogue import Entry, Tolerance, load_catalogue
+from .attribution import KINDS, Attribution, attribute, describe
+from .catalogue import Entry, Gap, load_catalogue
 from .claims import item_status, judge, load_claims, render_claims
 from .selection import describe_edges, grid_edges
 
@@ -46,37 +46,6 @@ STATUSES = {
 }
 
 @dataclass(frozen=True)
-class Gap:
-    """One compared value: ours against the paper's, for a data set, method and metric."""
-
-    dataset: str
-    method: str
-    metric: str
-    ours: float
-    paper: float
-    tolerance: Tolerance
-
-    @property
-    def gap(self) -> float:
-        return self.tolerance.gap(self.ours, self.paper)
-
-    @property
-    def excess(self) -> float:
-        """``|gap| / tolerance``: above 1 the value deviates."""
-        return abs(self.gap) / self.tolerance.value
-
-    def __str__(self) -> str:
-        if self.tolerance.relative:
-            size = f"{self.gap:+.1%}" if math.isfinite(self.gap) else f"{self.ours - self.paper:+.4g} (paper 0)"
-        else:
-            size = f"{self.gap:+.4g}"
-        return (
-            f"{self.metric} {size} (tolerance {self.tolerance}): ours {self.ours:.4g} vs paper "
-            f"{self.paper:.4g}, {self.dataset} / {self.method}"
-        )
-
-
-@dataclass(frozen=True)
 class Assessment:
     """What :func:`assess` found for one entry."""
 
@@ -86,6 +55,8 @@ class Assessment:
     edges: tuple[str, ...] = ()
     n_edge: int = 0
     n_choices: int = 0
+    n_compared: int = 0
+    attributions: tuple[Attribution, ...] = ()
 
 
 def compare_tables(entry: Entry, root: str | os.PathLike = ".") -> tuple[list[Gap], list[str], int]:
@@ -159,7 +130,13 @@ def assess(entry: Entry, root: str | os.PathLike = ".") -> Assessment:
     if absent:
         text += f"; no value of ours for {len(absent)}: " + ", ".join(absent[:3]) + (", ..." if len(absent) > 3 else "")
     per_metric = [max((g for g in gaps if g.metric == metric), key=lambda g: g.excess, default=None) for metric, _ in entry.compare]
-    return Assessment(status, text, "; ".join(str(g) for g in per_metric if g is not None))
+    return Assessment(
+        status,
+        text,
+        "; ".join(str(g) for g in per_metric if g is not None),
+        n_compared=len(gaps),
+        attributions=tuple(attribute(entry, gaps, root)),
+    )
 
 
 def chosen_at_edges(entry: Entry, config: dict[str, Any], root: str | os.PathLike = ".") -> tuple[list[str], int, int]:
@@ -207,6 +184,7 @@ def render(
     lines += [f"- **{status}**: {meaning}" for status, meaning in STATUSES.items()]
     counts = Counter(a.status.split(" (")[0].split(":")[0] for a in assessments)
     lines += ["", "Summary: " + ", ".join(f"{n} {status}" for status, n in counts.most_common()) + ".", ""]
+    lines += _attribution_summary(assessments)
     n_edge, n_choices = sum(a.n_edge for a in assessments), sum(a.n_choices for a in assessments)
     if n_choices:
         lines += [
@@ -236,6 +214,8 @@ def render(
         for e, a in rows:
             if a.by_metric:
                 lines.append(f"- {e.item}, largest gap per metric: {a.by_metric}.")
+            if a.attributions:
+                lines.append(f"- {e.item}, outside tolerance: " + "; ".join(describe(list(a.attributions))) + ".")
             if a.edges:
                 lines.append(f"- {e.item}, chosen at a grid edge ({a.n_edge} of {a.n_choices} choices): " + "; ".join(a.edges) + ".")
             if e.note:
@@ -248,6 +228,22 @@ def render(
         lines += [""]
     lines += claims or []
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _attribution_summary(assessments: list[Assessment]) -> list[str]:
+    """The count of compared cells outside tolerance by attribution, against all compared cells."""
+    compared = sum(a.n_compared for a in assessments)
+    if not compared:
+        return []
+    counts = Counter(b.kind for a in assessments for b in a.attributions)
+    outside = sum(counts.values())
+    parts = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS)
+    return [
+        f"Compared values: {compared}; within tolerance: {compared - outside}; outside: {outside} ({parts}). "
+        f"Unexplained: {counts[KINDS[2]] / compared:.0%} of the compared values (target: at most 10%); "
+        "an ablation explains a value when a variant of its method in a sensitivity table is within tolerance.",
+        "",
+    ]
 
 
 def _cell(text: str) -> str:

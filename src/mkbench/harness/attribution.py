@@ -1,0 +1,90 @@
+"""Why a compared cell is outside its tolerance: an ablation that explains it, a data difference, or nothing.
+
+A catalogue entry (``config/reproduction.yaml``) may name
+
+* ``sensitivity``: tables of ablations over the choices the paper leaves open,
+  whose rows are the compared methods under another reading, named by a prefix
+  template such as ``"{method}~"`` (``cgboost-l1-R~raw-pixels``). A deviating
+  cell is *explained by an ablation* when some variant of its method, on the same
+  data set, is within the tolerance of the paper's value;
+* ``data_differs``: data sets whose data is known to differ from the paper's
+  (with the reason). A deviating cell of such a data set that no ablation explains
+  is *attributed to the data*.
+
+Every other deviating cell is *unexplained*. The variants are read from the
+sensitivity tables' CSV (:func:`mkbench.harness.report.write_table`); this module
+never runs anything.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from .catalogue import Entry, Gap
+
+#: The three kinds of attribution, in the order they are tried.
+KINDS = ("explained by an ablation", "data differs", "unexplained")
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """One deviating cell and why it deviates: ``kind`` is one of :data:`KINDS`."""
+
+    gap: Gap
+    kind: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        cell = f"{self.gap.dataset} / {self.gap.method} / {self.gap.metric}"
+        return f"{cell} ({self.detail})" if self.kind == KINDS[0] else cell
+
+
+def attribute(entry: Entry, gaps: list[Gap], root: str | os.PathLike = ".") -> list[Attribution]:
+    """An :class:`Attribution` for every gap of ``entry`` outside its tolerance."""
+    variants = _variants(entry, Path(root))
+    out = []
+    for gap in (g for g in gaps if g.excess > 1):
+        within = []
+        for template, rows in variants:
+            prefix = template.format(method=gap.method)
+            mine = rows[(rows["dataset"] == gap.dataset) & (rows["metric"] == gap.metric)]
+            mine = mine[mine["method"].astype(str).str.startswith(prefix) & mine["ours_mean"].notna()]
+            within += [
+                f"{row.method} {row.ours_mean:.4g}"
+                for row in mine.itertuples()
+                if abs(gap.tolerance.gap(float(row.ours_mean), gap.paper)) <= gap.tolerance.value
+            ]
+        reasons = [reason for datasets, reason in entry.data_differs if gap.dataset in datasets]
+        if within:
+            out.append(Attribution(gap, KINDS[0], "within tolerance: " + ", ".join(within)))
+        elif reasons:
+            out.append(Attribution(gap, KINDS[1], reasons[0]))
+        else:
+            out.append(Attribution(gap, KINDS[2]))
+    return out
+
+
+def _variants(entry: Entry, root: Path) -> list[tuple[str, pd.DataFrame]]:
+    """The rows of each sensitivity table that exists, with its variant template."""
+    found = []
+    for table, template in entry.sensitivity:
+        path = root / "results" / "tables" / f"{table}.csv"
+        if path.exists():
+            found.append((template, pd.read_csv(path)))
+    return found
+
+
+def describe(attributions: list[Attribution], most: int = 6) -> list[str]:
+    """One line per kind that occurs: its count and its ``most`` cells furthest outside their tolerance."""
+    lines = []
+    for kind in KINDS:
+        cells = sorted((a for a in attributions if a.kind == kind), key=lambda a: -a.gap.excess)
+        if cells:
+            shown = "; ".join(str(a) for a in cells[:most]) + ("; ..." if len(cells) > most else "")
+            reasons = sorted({a.detail for a in cells}) if kind == KINDS[1] else []
+            lines.append(f"{kind}: {len(cells)} ({shown})" + "".join(f", {reason}" for reason in reasons))
+    return lines

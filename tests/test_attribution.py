@@ -1,0 +1,90 @@
+"""Values outside tolerance attributed to an ablation, a declared data difference or nothing, from hand-made
+tables; the catalogue's errors for the keys that declare them; the count in REPRODUCTION.md."""
+
+import pandas as pd
+import pytest
+
+from mkbench.exceptions import ConfigError
+from mkbench.harness.attribution import describe
+from mkbench.harness.catalogue import load_catalogue
+from mkbench.harness.report import write_table
+from mkbench.harness.reproduction import assess, build_reproduction
+
+from .test_reproduction import CONFIG, PAPERS, _catalogue, _item, _table
+
+SENSITIVE = {**CONFIG, "tables": {**CONFIG["tables"], "tab-s": {"experiment": "exp-a", "metrics": ["test_error"]}}}
+
+
+def _variants(root, values):
+    """The sensitivity table tab-s: {(dataset, method): test error}, no published values."""
+    rows = [{"dataset": d, "method": m, "status": "optimal", "test_error": v} for (d, m), v in values.items()]
+    write_table(pd.DataFrame(rows), ["test_error"], root / "results" / "tables" / "tab-s", caption="S")
+
+
+def _assess(root, **extra):
+    _, [entry] = load_catalogue(
+        _catalogue(root, [_item(tables=["tab-a"], compare={"test_error": 0.02}, **extra)]), SENSITIVE, root
+    )
+    return assess(entry, root)
+
+
+def test_a_variant_within_tolerance_explains_a_value_and_declared_data_the_rest(tmp_path):
+    # paper 0.10 everywhere; ours: d1/m1 0.20 (a variant reaches 0.11), d2/m1 0.30 (variants miss),
+    # d3/m1 0.25 (its data is declared different), d1/m2 0.10 (within)
+    _table(tmp_path, "tab-a",
+           {("d1", "m1"): {"test_error": [0.20]}, ("d2", "m1"): {"test_error": [0.30]},
+            ("d3", "m1"): {"test_error": [0.25]}, ("d1", "m2"): {"test_error": [0.10]}},
+           {(d, m, "test_error"): 0.10 for d, m in [("d1", "m1"), ("d2", "m1"), ("d3", "m1"), ("d1", "m2")]})
+    _variants(tmp_path, {("d1", "m1~raw"): 0.11, ("d1", "m1~other"): 0.30, ("d2", "m1~raw"): 0.15,
+                         ("d2", "m2~raw"): 0.10, ("d2", "m1"): 0.10})  # m2's and the unsuffixed row never count
+    result = _assess(tmp_path, sensitivity=[{"table": "tab-s", "variants": "{method}~"}],
+                     data_differs=[{"datasets": ["d3"], "reason": "another grouping"}])
+    kinds = {(a.gap.dataset, a.gap.method): (a.kind, a.detail) for a in result.attributions}
+    assert kinds == {
+        ("d1", "m1"): ("explained by an ablation", "within tolerance: m1~raw 0.11"),
+        ("d2", "m1"): ("unexplained", ""),
+        ("d3", "m1"): ("data differs", "another grouping"),
+    }
+    assert result.n_compared == 4
+    assert describe(list(result.attributions)) == [
+        "explained by an ablation: 1 (d1 / m1 / test_error (within tolerance: m1~raw 0.11))",
+        "data differs: 1 (d3 / m1 / test_error), another grouping",
+        "unexplained: 1 (d2 / m1 / test_error)",
+    ]
+
+
+def test_without_a_sensitivity_table_on_disk_every_value_outside_is_unexplained(tmp_path):
+    _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.20]}}, {("d1", "m1", "test_error"): 0.10})
+    result = _assess(tmp_path, sensitivity=[{"table": "tab-s", "variants": "{method}~"}])
+    assert [a.kind for a in result.attributions] == ["unexplained"]
+
+
+def test_reproduction_md_counts_the_attributions_against_the_compared_values(tmp_path):
+    _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.20]}, ("d2", "m1"): {"test_error": [0.10]}},
+           {("d1", "m1", "test_error"): 0.10, ("d2", "m1", "test_error"): 0.10})
+    path = _catalogue(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02})])
+    text = build_reproduction(SENSITIVE, path, root=tmp_path)
+    assert ("Compared values: 2; within tolerance: 1; outside: 1 (0 explained by an ablation, 0 data differs, "
+            "1 unexplained). Unexplained: 50% of the compared values") in text
+    assert "- Table 1, outside tolerance: unexplained: 1 (d1 / m1 / test_error)." in text
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        ({"sensitivity": [{"table": "nope", "variants": "{method}~"}]}, "unknown sensitivity table 'nope'"),
+        ({"sensitivity": [{"table": "tab-s", "variants": "~raw"}]}, "does not match"),
+        ({"data_differs": [{"datasets": ["d1"]}]}, "'reason' is a required property"),
+    ],
+)
+def test_bad_sensitivity_and_data_keys_are_named(tmp_path, extra, message):
+    with pytest.raises(ConfigError, match=message):
+        load_catalogue(_catalogue(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02}, **extra)]),
+                       SENSITIVE, tmp_path)
+
+
+def test_sensitivity_needs_tables(tmp_path):
+    item = {"paper": "pa", "item": "Figure 1", "shows": "s", "figures": ["fig-a"],
+            "sensitivity": [{"table": "tab-s", "variants": "{method}~"}]}
+    with pytest.raises(ConfigError, match="sensitivity explains the compared cells of tables"):
+        load_catalogue(_catalogue(tmp_path, [item], PAPERS), SENSITIVE, tmp_path)
