@@ -255,3 +255,19 @@ def test_the_committed_claims_catalogue_is_valid_and_every_claim_is_decidable():
             assert set(named if isinstance(named, list) else [named]) <= experiments, claim.id
         verdict = judge(claim, ROOT)  # committed records: nothing raises
         assert verdict.verdict in ("holds", "contradicted", "inconclusive")
+
+
+def test_trend_is_spearman_rho_of_the_size_of_the_difference_along_the_last_group(tmp_path):
+    rows = []
+    for l, gap in ((10, 0.05), (50, -0.03), (100, 0.01), (500, 0.0)):  # sizes 0.05, 0.03, 0.01, 0: falling
+        rows += _runs("ours", [0.2, 0.3], n_train=l) + _runs("theirs", [0.2 + gap, 0.3 + gap], n_train=l)
+    _summary(tmp_path, "exp", rows)
+    check = {**BELOW, "by": ["dataset", "n_train"], "statistic": "trend", "at_least": None, "at_most": -0.5}
+    del check["at_least"]
+    (trend,) = run_check(check, tmp_path)
+    assert trend.value == pytest.approx(-1.0) and "10: 0.05, 50: 0.03, 100: 0.01, 500: 0" in trend.label
+    assert judge(_claim(check), tmp_path).verdict == "holds"
+    assert judge(_claim({**check, "a": "theirs", "b": "ours", "by": ["n_train"]}), tmp_path).verdict == "holds"
+    _summary(tmp_path, "exp", [{**r, "test_error": r["test_error"] * (1 + r["n_train"] / 100)} if r["method"] == "theirs"
+                               else r for r in rows])  # the difference now grows with l
+    assert judge(_claim(check), tmp_path).verdict == "contradicted"

@@ -22,7 +22,9 @@ A run of a grid setting is named ``method@param`` (``mark-l-C@C=1.0``), unless
 the check selects one setting per split (``select: validation_error``).
 With two methods (``a``, the subject of the claim, and ``b``, the one it is set
 against) a comparison is ``b - a`` paired over the runs both have (same data set,
-seed and split; statistic ``difference``) or ``mean(b) / mean(a)`` (``ratio``).
+seed and split; statistic ``difference``) or ``mean(b) / mean(a)`` (``ratio``);
+``trend`` is Spearman's rho between the last grouping field and the size of the
+groups' mean differences (does the difference shrink as the field grows?).
 With one method it is that method's mean value. Each comparison must be
 ``>= at_least``, ``<= at_most``, or both. A difference whose distance to a
 threshold is under two standard errors of the paired mean is *within noise*.
@@ -41,6 +43,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import spearmanr
 
 from ..exceptions import ConfigError
 from .selection import select_by
@@ -116,6 +119,9 @@ def run_check(check: dict[str, Any], root: str | os.PathLike = ".") -> list[Comp
         paired = values[["a", b]].dropna()
         if paired.empty:
             raise MissingRecords(f"no run has both {check['a']!r} and {b!r}")
+        if check.get("statistic") == "trend":
+            comparisons.append(_trend(paired, b, check, groups, bounds))
+            continue
         for label, frame in _grouped(paired, groups):
             operator = " / " if check.get("statistic") == "ratio" else " − "
             comparisons.append(_pair(f"{label}{b}{operator}{check['a']}", frame["a"], frame[b], check, bounds))
@@ -269,7 +275,22 @@ def _pair(label: str, a: pd.Series, b: pd.Series, check: dict, bounds: dict) -> 
         return Comparison(label, float(diff.mean()), float(se), len(diff), **bounds)
     if statistic == "ratio":
         return Comparison(label, float(b.mean() / a.mean()), math.nan, len(a), **bounds)
-    raise ConfigError(f"unknown statistic {statistic!r}; statistics: difference, ratio")
+    raise ConfigError(f"unknown statistic {statistic!r}; statistics: difference, ratio, trend")
+
+
+def _trend(paired: pd.DataFrame, b: str, check: dict, groups: list[str], bounds: dict) -> Comparison:
+    """Spearman's rho between the last ``by`` field and the size ``|mean(b - a)|`` of each group's difference.
+
+    A negative rho: the difference between the two methods shrinks as that field
+    (e.g. the number of labelled points) grows.
+    """
+    if not groups:
+        raise ConfigError("statistic trend needs `by` to end with the field the trend runs along (e.g. n_train)")
+    along = groups[-1]
+    sizes = (paired[b] - paired["a"]).groupby(level=along).mean().abs()
+    rho = spearmanr(sizes.index.to_numpy(float), sizes.to_numpy()).statistic
+    shown = ", ".join(f"{k:g}: {v:.3g}" for k, v in sizes.items())
+    return Comparison(f"rho of |{b} − {check['a']}| against {along} ({shown})", float(rho), math.nan, len(sizes), **bounds)
 
 
 def _bench(check: dict[str, Any], root: Path) -> list[Comparison]:

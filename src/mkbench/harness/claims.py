@@ -52,7 +52,7 @@ _RECORDS = {
     "where": {"type": "object"},
     "by": {"type": "array", "items": {"type": "string"}},
     "select": {"type": "string"},
-    "statistic": {"enum": ["difference", "ratio"]},
+    "statistic": {"enum": ["difference", "ratio", "trend"]},
     **_BOUNDS,
 }
 def _kind(source: str, required: list[str], properties: dict) -> dict:
