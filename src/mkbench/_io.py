@@ -23,10 +23,13 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", **kwargs: Any) -> Iter
 
     On any exception the temporary file is removed and ``path`` is left untouched.
     On success, temporary siblings that killed writers of ``path`` left behind are removed.
+    The file gets the mode a plain ``open`` would give it (0666 less the umask), not
+    the private 0600 of the temporary file, so others can read what a run wrote.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.fchmod(fd, 0o666 & ~_umask())
     started_ns = os.fstat(fd).st_mtime_ns
     try:
         with os.fdopen(fd, mode, **kwargs) as fh:
@@ -39,6 +42,13 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", **kwargs: Any) -> Iter
             os.unlink(tmp)
         raise
     _remove_stale(path, started_ns)
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: set it straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _remove_stale(path: Path, before_ns: int) -> None:
