@@ -17,11 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-import yaml
 
 from ..exceptions import ConfigError
-from .config import _describe
+from .config import check_schema, read_yaml
 
 #: Why an item cannot be rebuilt; an entry without targets gives one of these.
 REASONS = ("data not public", "features not available", "not configured yet")
@@ -223,22 +221,10 @@ def load_catalogue(
         table, figure, metric or reason, targets and a reason together, a benchmark
         script that does not exist under ``root``.
     """
-    try:
-        with open(path, encoding="utf-8") as fh:
-            raw = yaml.safe_load(fh)
-    except FileNotFoundError:
-        raise ConfigError(
-            f"reproduction catalogue {os.fspath(path)!r} does not exist; it lists every table and "
-            "figure of the papers (config/reproduction.yaml)"
-        ) from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"reproduction catalogue {os.fspath(path)!r} is not valid YAML: {exc}") from None
-    errors = jsonschema.Draft202012Validator(_SCHEMA).iter_errors(raw)
-    errors = sorted(errors, key=lambda e: [str(part) for part in e.absolute_path])
-    if errors:
-        raise ConfigError(
-            f"invalid reproduction catalogue {os.fspath(path)!r}:\n" + "\n".join(_describe(e) for e in errors)
-        )
+    raw = read_yaml(
+        path, "reproduction catalogue", "; it lists every table and figure of the papers (config/reproduction.yaml)"
+    )
+    check_schema(raw, _SCHEMA, f"reproduction catalogue {os.fspath(path)!r}")
     entries = []
     problems = []
     for index, spec in enumerate(raw["items"]):

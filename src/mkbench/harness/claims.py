@@ -29,11 +29,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-import jsonschema
-import yaml
 
 from .claim_checks import REDUCTIONS, MissingRecords, run_check
-from .config import _describe
+from .config import check_schema, read_yaml
 from ..exceptions import ConfigError
 
 VERDICTS = {
@@ -157,18 +155,8 @@ def load_claims(path: str | os.PathLike, items: dict[str, set[str]]) -> list[Cla
         an unknown paper or item, a claim with both or neither of check and reason,
         a duplicated id.
     """
-    try:
-        with open(path, encoding="utf-8") as fh:
-            raw = yaml.safe_load(fh)
-    except FileNotFoundError:
-        raise ConfigError(f"claims catalogue {os.fspath(path)!r} does not exist (config/claims.yaml)") from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"claims catalogue {os.fspath(path)!r} is not valid YAML: {exc}") from None
-    errors = sorted(
-        jsonschema.Draft202012Validator(_SCHEMA).iter_errors(raw), key=lambda e: [str(p) for p in e.absolute_path]
-    )
-    if errors:
-        raise ConfigError(f"invalid claims catalogue {os.fspath(path)!r}:\n" + "\n".join(_describe(e) for e in errors))
+    raw = read_yaml(path, "claims catalogue", " (config/claims.yaml)")
+    check_schema(raw, _SCHEMA, f"claims catalogue {os.fspath(path)!r}")
     problems = []
     for spec in raw["claims"]:
         where = f"  claim {spec['id']!r}"

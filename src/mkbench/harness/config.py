@@ -53,16 +53,27 @@ def split_path(dataset: str, protocol: str, seed: int, split: int) -> str:
     return f"resources/splits/{dataset}/{protocol}/seed{seed}/split{split}.npz"
 
 
-def load_config(path: str | os.PathLike) -> dict[str, Any]:
-    """Read and validate a workflow config file; return it with defaults filled in."""
+def read_yaml(path: str | os.PathLike, what: str, hint: str = "") -> Any:
+    """Parse the YAML file at ``path``: ``what`` names it in the error if it is missing (``hint`` added) or invalid."""
     try:
         with open(path, encoding="utf-8") as fh:
-            config = yaml.safe_load(fh)
+            return yaml.safe_load(fh)
     except FileNotFoundError:
-        raise ConfigError(f"config file {os.fspath(path)!r} does not exist") from None
+        raise ConfigError(f"{what} {os.fspath(path)!r} does not exist{hint}") from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"config file {os.fspath(path)!r} is not valid YAML: {exc}") from None
-    return validate_config(config)
+        raise ConfigError(f"{what} {os.fspath(path)!r} is not valid YAML: {exc}") from None
+
+
+def check_schema(node: Any, schema: dict, what: str) -> None:
+    """Raise a ConfigError headed ``invalid <what>:`` listing every place where ``node`` breaks ``schema``."""
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(node), key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        raise ConfigError(f"invalid {what}:\n" + "\n".join(_describe(e) for e in errors))
+
+
+def load_config(path: str | os.PathLike) -> dict[str, Any]:
+    """Read and validate a workflow config file; return it with defaults filled in."""
+    return validate_config(read_yaml(path, "config file"))
 
 
 def validate_config(config: Any) -> dict[str, Any]:
@@ -76,10 +87,7 @@ def validate_config(config: Any) -> dict[str, Any]:
     """
     with open(SCHEMA_PATH, encoding="utf-8") as fh:
         schema = yaml.safe_load(fh)
-    validator = jsonschema.Draft202012Validator(schema)
-    errors = sorted(validator.iter_errors(config), key=lambda e: list(e.absolute_path))
-    if errors:
-        raise ConfigError("invalid config:\n" + "\n".join(_describe(e) for e in errors))
+    check_schema(config, schema, "config")
     _fill_defaults(config, schema)
     _check_references(config)
     return config
