@@ -65,6 +65,7 @@ SMALL = {
     "svc": {"max_evals": 3, "random_state": 0},
     "svr": {"max_evals": 3, "random_state": 0},
     "krr": {"max_evals": 3, "random_state": 0},
+    "krr-eq8": {"max_evals": 3, "random_state": 0},
     "rff": {"n_components": 20, "random_state": 0},
     "staged-cv": {"method": "cgens", "params": {"max_iter": 5, "random_state": 0}, "n_iters": [2, 5], "cv": 2},
 }
@@ -188,7 +189,7 @@ def _with_C(name, C):
     """The parameters that set the slack weight C of ``name`` (None if it has none)."""
     if name == "staged-cv":
         return {"params": {**SMALL[name]["params"], "C": C}}
-    if name in ("svc", "svr"):  # C is searched: a grid of one bad value
+    if name in ("svc", "svr", "krr-eq8"):  # C is searched: a grid of one bad value
         return {"search": "grid", "param_grid": {"C": [C]}}
     return {"C": C} if "C" in make(name).get_params() else None
 

@@ -8,19 +8,24 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.compose import TransformedTargetRegressor
 from sklearn.datasets import make_classification, make_friedman1
 from sklearn.kernel_ridge import KernelRidge
+from sklearn.linear_model import Ridge
 from sklearn.metrics import r2_score
+from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, SVR
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mkbench import metrics
+from mkbench import baselines
 from mkbench.baselines import (
+    KernelColumnRidge,
+    SelectedKernelColumnRidge,
     SelectedKernelRidge,
     SelectedSVC,
     SelectedSVR,
     _pattern_search,
 )
-from mkbench.exceptions import ConfigError
+from mkbench.exceptions import ConfigError, SolverError
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +82,124 @@ def test_krr_with_one_candidate_is_sklearn_kernel_ridge_on_centred_y(regression)
     assert model.n_support_ == X.shape[0]
 
 
+# MARK's KRR, eq. (8)-(10) ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small_problem():
+    """40 training and 10 test points, y with a large mean (the penalised offset matters)."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(50, 3))
+    y = 20.0 + 3.0 * np.sin(X[:, 0]) + X[:, 1] ** 2 + 0.3 * rng.normal(size=50)
+    return X[:40], y[:40], X[40:]
+
+
+@pytest.mark.parametrize("C", [0.05, 1.0, 20.0])
+def test_eq9_solution_is_ridge_on_the_kernel_columns_and_ones(small_problem, C):
+    """Eq. 8 is 1/2 x Ridge's objective ||y - G w||^2 + C ||w||^2 on the features G = [K e]."""
+    X, y, X_test = small_problem
+    model = KernelColumnRidge(C=C, gamma=0.4).fit(X, y)
+    G = np.column_stack([rbf_kernel(X, gamma=0.4), np.ones(len(y))])
+    reference = Ridge(alpha=C, fit_intercept=False, solver="svd").fit(G, y)
+    assert_allclose(model.dual_coef_, reference.coef_[:-1], rtol=0, atol=1e-8)
+    assert model.intercept_ == pytest.approx(reference.coef_[-1], rel=0, abs=1e-8)
+    G_test = np.column_stack([rbf_kernel(X_test, X, gamma=0.4), np.ones(len(X_test))])
+    assert_allclose(model.predict(X_test), reference.predict(G_test), rtol=0, atol=1e-8)
+    assert_allclose(model.predict(X), reference.predict(G), rtol=0, atol=1e-8)
+
+
+@pytest.mark.parametrize("C", [0.05, 1.0, 20.0])
+def test_gradient_of_eq8_vanishes_at_the_solution(small_problem, C):
+    """Eq. 11: dH/dalpha = -K'r + C alpha and dH/db = -e'r + C b are 0 at the optimum."""
+    X, y, _ = small_problem
+    model = KernelColumnRidge(C=C, gamma=0.4).fit(X, y)
+    K = rbf_kernel(X, gamma=0.4)
+    alpha, b = model.dual_coef_, model.intercept_
+    r = y - K @ alpha - b
+    scale = np.abs(K.T @ y).max()  # the gradient at alpha = 0, b = 0
+    assert np.abs(-K.T @ r + C * alpha).max() <= 1e-10 * scale
+    assert abs(-r.sum() + C * b) <= 1e-10 * scale
+    # and the offset is really fitted and penalised: not 0, not the unpenalised value
+    assert 0 < b < y.mean()
+
+
+def test_gamma_scale_is_the_search_start(small_problem):
+    X, y, _ = small_problem
+    model = KernelColumnRidge(C=0.5).fit(X, y)
+    assert model.gamma_ == pytest.approx(1 / (X.shape[1] * X.var()))
+    assert_allclose(model.predict(X), KernelColumnRidge(C=0.5, gamma=model.gamma_).fit(X, y).predict(X))
+
+
+def test_selected_eq8_krr_with_one_candidate_is_kernel_column_ridge_on_80_percent(small_problem):
+    X, y, X_test = small_problem
+    params = {"C": 0.3, "gamma": 0.4}
+    model = SelectedKernelColumnRidge(search="grid", param_grid=single_point(params), refit=False)
+    model.set_params(random_state=0).fit(X, y)
+    train = np.setdiff1d(np.arange(len(y)), model.validation_indices_)
+    reference = KernelColumnRidge(**params).fit(X[train], y[train])
+    assert model.best_params_ == params
+    assert_allclose(model.predict(X_test), reference.predict(X_test), rtol=0, atol=1e-10)
+    assert model.best_score_ == pytest.approx(
+        metrics.mse(y[model.validation_indices_], reference.predict(X[model.validation_indices_]))
+    )
+
+
+@pytest.mark.parametrize(("refit", "n_fitted"), [(False, 80), (True, 100)])
+def test_eq8_krr_support_vectors_are_the_points_it_was_fitted_on(regression, refit, n_fitted):
+    """MARK Table 2: 364 = 0.8 x 455 support vectors on Boston, the fit set without validation."""
+    X, y = regression[0][:100], regression[1][:100]
+    model = SelectedKernelColumnRidge(max_evals=5, random_state=0, refit=refit).fit(X, y)
+    assert model.n_support_ == n_fitted == model.best_estimator_.X_fit_.shape[0]
+    assert model.storage_ == metrics.svm_storage(n_fitted, X.shape[1])
+    fitted_rows = np.arange(100) if refit else np.setdiff1d(np.arange(100), model.validation_indices_)
+    assert_array_equal(model.best_estimator_.X_fit_, X[fitted_rows])
+
+
+@pytest.mark.parametrize("estimator", [SelectedSVR, SelectedKernelRidge])
+def test_refit_false_keeps_the_model_fitted_without_the_validation_part(regression, estimator):
+    X, y, X_test = regression
+    kept = estimator(max_evals=4, random_state=0, refit=False).fit(X, y)
+    train = np.setdiff1d(np.arange(len(y)), kept.validation_indices_)
+    reference = kept._make_model(kept.best_params_).fit(X[train], y[train])
+    assert_allclose(kept.predict(X_test), reference.predict(X_test), rtol=0, atol=1e-10)
+    refitted = estimator(max_evals=4, random_state=0).fit(X, y)
+    assert refitted.best_params_ == kept.best_params_
+    assert not np.allclose(refitted.predict(X_test), kept.predict(X_test))
+
+
+@pytest.mark.parametrize(
+    ("params", "fragment"),
+    [
+        ({"C": 0.0}, "'C' parameter of KernelColumnRidge must be a float in the range (0.0, inf). Got 0.0"),
+        ({"C": -1.0}, "'C' parameter of KernelColumnRidge must be a float in the range (0.0, inf). Got -1.0"),
+        ({"C": np.inf}, "'C' parameter of KernelColumnRidge must be a float in the range (0.0, inf). Got inf"),
+        ({"gamma": 0.0}, "'gamma' parameter of KernelColumnRidge must be a str among {'scale'} or a float"),
+        ({"gamma": "auto"}, "'gamma' parameter of KernelColumnRidge must be a str among {'scale'} or a float"),
+    ],
+)
+def test_invalid_eq8_parameters_are_named(small_problem, params, fragment):
+    X, y, _ = small_problem
+    with pytest.raises(ValueError) as error:
+        KernelColumnRidge(**params).fit(X, y)
+    assert fragment in str(error.value)
+
+
+def test_eq8_krr_refuses_a_searched_negative_C(small_problem):
+    X, y, _ = small_problem
+    with pytest.raises(ValueError, match=r"'C' parameter of KernelColumnRidge .* Got -1.0"):
+        SelectedKernelColumnRidge(search="grid", param_grid={"C": [-1.0]}).fit(X, y)
+
+
+def test_eq8_krr_reports_a_failed_factorisation(small_problem, monkeypatch):
+    def not_positive_definite(*args, **kwargs):
+        raise np.linalg.LinAlgError("2-th leading minor not positive definite")
+
+    monkeypatch.setattr(baselines, "cho_factor", not_positive_definite)
+    X, y, _ = small_problem
+    with pytest.raises(SolverError, match=r"G'G \+ C I of eq. 9 is not numerically positive definite for C=1e-12"):
+        KernelColumnRidge(C=1e-12).fit(X, y)
+
+
 def test_svc_with_one_candidate_is_sklearn_svc(classification):
     X, y, X_test = classification
     params = {"C": 2.0, "gamma": 0.3}
@@ -107,8 +230,8 @@ def test_validation_set_is_20_percent_and_scores_are_its_mse(regression, n_sampl
 
 @pytest.mark.parametrize(
     "model",
-    [SelectedSVR(search="grid"), SelectedKernelRidge(), SelectedSVC(search="grid")],
-    ids=["svr-grid", "krr-pattern", "svc-grid"],
+    [SelectedSVR(search="grid"), SelectedKernelRidge(), SelectedKernelColumnRidge(), SelectedSVC(search="grid")],
+    ids=["svr-grid", "krr-pattern", "krr-eq8-pattern", "svc-grid"],
 )
 def test_selected_params_minimise_the_recorded_validation_score(regression, classification, model):
     X, y, _ = classification if isinstance(model, SelectedSVC) else regression
@@ -148,7 +271,7 @@ def test_pattern_search_finds_the_minimum_of_a_quadratic_in_log_space():
     assert len(history) < 100, "the search stops when the step is below its minimum"
 
 
-@pytest.mark.parametrize("estimator", [SelectedSVR, SelectedKernelRidge])
+@pytest.mark.parametrize("estimator", [SelectedSVR, SelectedKernelRidge, SelectedKernelColumnRidge])
 def test_pattern_search_improves_on_its_start_within_max_evals(regression, estimator):
     X, y, _ = regression
     model = estimator(max_evals=15, random_state=0).fit(X, y)
@@ -270,6 +393,10 @@ def test_storage_of_negative_count_is_refused():
     [
         SelectedSVR(max_evals=4, random_state=0),
         SelectedKernelRidge(max_evals=4, random_state=0),
+        KernelColumnRidge(),
+        SelectedKernelColumnRidge(max_evals=4, random_state=0),
+        SelectedKernelColumnRidge(max_evals=4, random_state=0, refit=False),
+        SelectedSVC(max_evals=4, random_state=0, refit=False),
         SelectedSVC(max_evals=4, random_state=0),
     ]
 )

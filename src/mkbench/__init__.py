@@ -23,6 +23,8 @@ _ESTIMATORS = {
     "RFFClassifier": "mkbench.rff",
     "SelectedSVR": "mkbench.baselines",
     "SelectedKernelRidge": "mkbench.baselines",
+    "KernelColumnRidge": "mkbench.baselines",
+    "SelectedKernelColumnRidge": "mkbench.baselines",
     "SelectedSVC": "mkbench.baselines",
 }
 __all__ = sorted(_ESTIMATORS)

@@ -17,6 +17,7 @@ from ..exceptions import ConfigError, UnknownNameError
 METHODS: dict[str, str] = {
     "svr": "mkbench.baselines:SelectedSVR",
     "krr": "mkbench.baselines:SelectedKernelRidge",
+    "krr-eq8": "mkbench.baselines:SelectedKernelColumnRidge",  # KRR of MARK eq. 8 ("krr": scikit-learn's)
     "svc": "mkbench.baselines:SelectedSVC",
     "cgboost": "mkbench.estimators:CGBoostClassifier",
     "cgboost-regressor": "mkbench.estimators:CGBoostRegressor",
