@@ -92,7 +92,7 @@ def test_write_table_outputs_markdown_and_csv_only(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["t.csv", "t.md"]
     md = (out / "t.md").read_text()
     assert md.startswith("Caption here")
-    assert "test_mse (ours)" in md and "test_mse (paper)" in md and "12 ± 2.83" in md and "11.5 ± 6.95" in md
+    assert "| test MSE " in md and "| 12 ± 2.83 (11.5 ± 6.95) " in md  # ours ± sd (paper ± sd)
     assert pd.read_csv(out / "t.csv")["ours_mean"].notna().any()
 
 

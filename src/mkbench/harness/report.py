@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._io import atomic_open, write_text
 from ..exceptions import ConfigError, DataError
+from .render import to_markdown
 from .selection import describe_edges, grid_edges, select_by
 
 #: Storage of MARK-L's fixed policy (T = 100 weak RBF columns): 3T + 1 numbers (MARK §5.2).
@@ -156,38 +157,6 @@ def paper_vs_ours(summary: pd.DataFrame, reference: pd.DataFrame | None) -> pd.D
     return table
 
 
-def to_markdown(table: pd.DataFrame, caption: str, metrics: list[str] | None = None) -> str:
-    """Render :func:`paper_vs_ours` as a Markdown table: rows (dataset, method), a column
-    per metric holding ``ours mean ± std`` and one holding the paper's value, metrics in
-    the order of ``metrics`` (default: as they come)."""
-    order = {m: i for i, m in enumerate(metrics or [])}
-    wide = {}
-    for (dataset, method), group in table.groupby(["dataset", "method"], sort=False):
-        row = {"dataset": dataset, "method": method}
-        group = group.sort_values("metric", key=lambda m: m.map(order).fillna(len(order)), kind="stable")
-        for rec in group.itertuples():
-            row[f"{rec.metric} (ours)"] = _fmt(rec.ours_mean, rec.ours_std)
-            row[f"{rec.metric} (paper)"] = _fmt(rec.paper_mean, rec.paper_std)
-        notes = sorted({n for n in group["note"] if n})
-        row["note"] = "; ".join(notes)
-        if "n" in group and group["n"].notna().any():
-            row["runs"] = str(int(group["n"].max()))
-            row["failed"] = str(int(group["n_failed"].fillna(0).max()))
-            row["not optimal"] = str(int(group["n_not_optimal"].fillna(0).max()))
-        wide[(dataset, method)] = row
-    frame = pd.DataFrame(list(wide.values())).astype(object).fillna("—")
-    return f"{caption}\n\n{frame.to_markdown(index=False)}\n"
-
-
-def _fmt(mean: float, std: float) -> str:
-    if mean is None or not np.isfinite(mean):
-        return "—"
-    text = f"{mean:.4g}"
-    if std is not None and np.isfinite(std):
-        text += f" ± {std:.3g}"
-    return text
-
-
 def write_table(
     records: pd.DataFrame,
     metrics: list[str],
@@ -210,7 +179,8 @@ def write_table(
     table = paper_vs_ours(summarise(records, metrics), reference)
     with atomic_open(f"{out_stem}.csv", "w", encoding="utf-8", newline="") as fh:
         table.to_csv(fh, index=False)
-    text = to_markdown(table, caption, metrics)
+    order = None if reference is None else list(zip(reference["dataset"], reference["method"]))
+    text = to_markdown(table, caption, metrics, order)
     if edges:
         text += "\nChosen at an edge of the grid (the grid may be too short): " + "; ".join(edges) + ".\n"
     write_text(f"{out_stem}.md", text)
