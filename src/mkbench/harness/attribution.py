@@ -78,13 +78,13 @@ def _variants(entry: Entry, root: Path) -> list[tuple[str, pd.DataFrame]]:
     return found
 
 
-def describe(attributions: list[Attribution], most: int = 6) -> list[str]:
-    """One line per kind that occurs: its count and its ``most`` cells furthest outside their tolerance."""
+def describe(attributions: list[Attribution], most: int | None = None) -> list[str]:
+    """One line per kind that occurs: its count and its cells (the ``most`` furthest outside, default all)."""
     lines = []
     for kind in KINDS:
         cells = sorted((a for a in attributions if a.kind == kind), key=lambda a: -a.gap.excess)
         if cells:
-            shown = "; ".join(str(a) for a in cells[:most]) + ("; ..." if len(cells) > most else "")
+            shown = "; ".join(str(a) for a in cells[:most]) + ("; ..." if most is not None and len(cells) > most else "")
             reasons = sorted({a.detail for a in cells}) if kind == KINDS[1] else []
             lines.append(f"{kind}: {len(cells)} ({shown})" + "".join(f", {reason}" for reason in reasons))
     return lines
