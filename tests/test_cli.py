@@ -2,6 +2,7 @@ import json
 
 import pytest
 
+import mkbench
 from mkbench.harness.cli import main
 
 from .conftest import ROOT
@@ -52,3 +53,17 @@ def test_help_exits_cleanly(capsys):
         main(["--help"])
     assert exc.value.code == 0
     assert "datasets" in capsys.readouterr().out
+
+
+def test_version_and_the_datasets_command_alone(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"mkbench {mkbench.__version__}"
+    assert main(["datasets"]) == 0
+    assert main(["datasets", "list"]) == 0
+    alone, listed = capsys.readouterr().out.split("abalone", 2)[1:]
+    assert alone and alone == listed  # the same listing, not the help
+
+
+def test_dir_shows_the_lazily_loaded_estimators():
+    assert {"CGBoostClassifier", "MARKRegressor", "SelectedSVR"} <= set(dir(mkbench))

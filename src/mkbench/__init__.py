@@ -30,6 +30,11 @@ _ESTIMATORS = {
 __all__ = sorted(_ESTIMATORS)
 
 
+def __dir__() -> list[str]:
+    """The module's names and the lazily loaded estimators (so that tab completion and dir() show them)."""
+    return sorted(set(globals()) | set(_ESTIMATORS))
+
+
 def __getattr__(name: str):
     """Import an estimator on first use (``mkbench.CGBoostClassifier``), keeping ``import mkbench`` light."""
     if name in _ESTIMATORS:

@@ -18,6 +18,7 @@ import os
 import sys
 import tempfile
 
+from .. import __version__
 from ..exceptions import MkbenchError
 
 
@@ -41,10 +42,12 @@ def _parser() -> argparse.ArgumentParser:
         prog="mkbench",
         description="Reproduce CG-Boost, MARK, SSMK, SILP/SimpleMKL and CGEns from raw public data.",
     )
+    parser.add_argument("--version", action="version", version=f"mkbench {__version__}")
     sub = parser.add_subparsers(title="commands")
 
     ds = sub.add_parser("datasets", help="list or fetch the registered data sets")
     ds_sub = ds.add_subparsers(title="datasets commands")
+    ds.set_defaults(func=_datasets_list)  # `mkbench datasets` alone lists them
     ds_list = ds_sub.add_parser("list", help="registered data sets, their task and source")
     ds_list.set_defaults(func=_datasets_list)
     fetch = ds_sub.add_parser("fetch", help="download (or copy from a mirror) and verify raw files")
