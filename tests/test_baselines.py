@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.compose import TransformedTargetRegressor
@@ -280,6 +281,26 @@ def test_pattern_search_improves_on_its_start_within_max_evals(regression, estim
     assert all(type(value) is float for value in model.best_params_.values())
     assert len(model.search_history_) <= 15
     assert model.best_score_ < start_score
+
+
+def test_search_bounds_are_the_searched_range_and_an_edge_choice_is_flagged(regression):
+    X, y, _ = regression
+    model = SelectedKernelRidge(max_evals=10, random_state=0).fit(X, y)
+    start = model._start_params(X)
+    for name, value in start.items():
+        assert model.search_bounds_[name] == pytest.approx((value * 2.0**-20, value * 2.0**20))
+    grid = SelectedKernelRidge(search="grid", random_state=0).fit(X, y)
+    assert grid.search_bounds_["alpha"] == pytest.approx((1 / 16, 16))
+    # a search that runs into its range's edge: the loss keeps falling as C falls
+    history = _pattern_search(lambda batch: [np.log2(p["C"]) for p in batch], {"C": 1.0}, max_evals=200)
+    assert min(history, key=lambda entry: entry[1])[0]["C"] == pytest.approx(2.0**-20)
+    from mkbench.harness.selection import grid_edges
+
+    records = pd.DataFrame([{"dataset": "d", "method": "krr", "s_C": 2.0**-20, "b_C_low": 2.0**-20,
+                             "b_C_high": 2.0**20, "s_gamma": 0.5, "b_gamma_low": 1e-6, "b_gamma_high": 1e6}])
+    edges = grid_edges(records).set_index("parameter")
+    assert edges.loc["C", ["n_low", "n_high"]].tolist() == [1, 0]
+    assert edges.loc["gamma", ["n_low", "n_high"]].tolist() == [0, 0]
 
 
 def test_same_random_state_gives_same_selection(regression):

@@ -77,3 +77,17 @@ def test_reproduction_counts_the_choices_at_an_edge(tmp_path):
     text = build_reproduction(config, catalogue, root=tmp_path)
     assert "Hyper-parameter choices at an edge of their grid: 3 of 4" in text
     assert "- Table 1, chosen at a grid edge (3 of 4 choices): m C: top (10) in 2, bottom (0.1) in 1 of 4 runs." in text
+
+
+def test_a_searched_range_in_a_record_reaches_the_edge_count(tmp_path):
+    from mkbench._io import write_json
+    from mkbench.harness.report import collect_records
+
+    paths = []
+    for split, chosen in enumerate([0.1, 1.0, 10.0]):
+        record = {"dataset": "d", "method": "svr", "seed": 0, "split": split, "param": "default", "status": "optimal",
+                  "test_mse": 1.0, "selected": {"C": chosen}, "search_bounds": {"C": [0.1, 10.0]}}
+        paths.append(tmp_path / f"r{split}.json")
+        write_json(paths[-1], record)
+    edges = grid_edges(collect_records(paths))
+    assert edges[["parameter", "n_runs", "n_low", "n_high"]].values.tolist() == [["C", 3, 1, 1]]

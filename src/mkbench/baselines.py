@@ -21,7 +21,8 @@ log2 space: poll the 2d points one step up and down each parameter axis,
 move to the best poll point if it lowers the validation error, otherwise halve
 the step; stop when the step falls below 1/4 (a factor 2^(1/4)) or after
 ``max_evals`` fits. The first step is 2 (a factor 4), and the search stays
-within a factor 2^10 of its start. ``search="grid"`` tries every point of
+within a factor 2^20 of its start; ``search_bounds_`` records that range (or
+the grid's) so that a choice at its edge is flagged in the tables. ``search="grid"`` tries every point of
 ``param_grid``, by default the start times 4^k, k = -2..2, on each axis.
 
 Both start from scikit-learn's data-driven defaults: gamma = 1 / (M var(X))
@@ -90,7 +91,7 @@ History = list[tuple[Params, float]]
 # The pattern search walks a lattice of spacing _LATTICE in log2(parameter).
 _LATTICE = 0.25  # smallest step: a factor 2 ** 0.25 ~ 1.19
 _INITIAL_STEP = 8  # lattice units: 2 in log2, a factor 4
-_RADIUS = 40  # lattice units: 10 in log2, a factor ~1000 either side of the start
+_RADIUS = 80  # lattice units: 20 in log2, a factor ~10^6 either side of the start
 _GRID_POWERS_OF_4 = (-2, -1, 0, 1, 2)
 
 
@@ -283,9 +284,14 @@ class _SelectedRBFModel(BaseEstimator, metaclass=ABCMeta):
         start = self._start_params(X)
         if self.search == "pattern":
             history = _pattern_search(evaluate, start, self.max_evals)
+            reach = 2.0 ** (_LATTICE * _RADIUS)
+            self.search_bounds_ = {name: (value / reach, value * reach) for name, value in start.items()}
         else:
             grid = self._grid(start)
             history = list(zip(grid, evaluate(grid), strict=True))
+            self.search_bounds_ = {
+                name: (min(point[name] for point in grid), max(point[name] for point in grid)) for name in grid[0]
+            }
         self.validation_indices_ = np.sort(validation)
         self.search_history_ = history
         self.best_params_, self.best_score_ = min(history, key=lambda entry: entry[1])
@@ -372,6 +378,9 @@ class SelectedSVR(RegressorMixin, _SelectedRBFModel):
     search_history_ : list of (dict, float)
         Every candidate and its validation MSE, in evaluation order; the pattern
         search's start comes first.
+    search_bounds_ : dict of str to (float, float)
+        The range each parameter was searched in: the pattern search's lattice
+        (a factor 2^20 either side of its start) or the grid's extremes.
     validation_indices_ : ndarray of int
         Rows of the training set held out for validation, sorted.
     n_support_ : int
@@ -451,6 +460,9 @@ class SelectedKernelRidge(RegressorMixin, _SelectedRBFModel):
     search_history_ : list of (dict, float)
         Every candidate and its validation MSE, in evaluation order; the pattern
         search's start comes first.
+    search_bounds_ : dict of str to (float, float)
+        The range each parameter was searched in: the pattern search's lattice
+        (a factor 2^20 either side of its start) or the grid's extremes.
     validation_indices_ : ndarray of int
         Rows of the training set held out for validation, sorted.
     n_support_ : int
@@ -656,6 +668,9 @@ class SelectedKernelColumnRidge(RegressorMixin, _SelectedRBFModel):
     search_history_ : list of (dict, float)
         Every candidate and its validation MSE, in evaluation order; the pattern
         search's start comes first.
+    search_bounds_ : dict of str to (float, float)
+        The range each parameter was searched in: the pattern search's lattice
+        (a factor 2^20 either side of its start) or the grid's extremes.
     validation_indices_ : ndarray of int
         Rows of the training set held out for validation, sorted.
     n_support_ : int
@@ -732,6 +747,9 @@ class SelectedSVC(ClassifierMixin, _SelectedRBFModel):
     search_history_ : list of (dict, float)
         Every candidate and its validation error rate, in evaluation order; the
         pattern search's start comes first.
+    search_bounds_ : dict of str to (float, float)
+        The range each parameter was searched in: the pattern search's lattice
+        (a factor 2^20 either side of its start) or the grid's extremes.
     validation_indices_ : ndarray of int
         Rows of the training set held out for validation, sorted.
     n_support_ : int

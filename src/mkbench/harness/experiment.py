@@ -231,6 +231,8 @@ def _model_size(model) -> dict[str, Any]:
         out["cg_status"] = model.status_
     if hasattr(model, "best_params_"):
         out["selected"] = {k: _plain(v) for k, v in model.best_params_.items()}
+    if hasattr(model, "search_bounds_"):  # the range a continuous search could choose in
+        out["search_bounds"] = {k: [_plain(lo), _plain(hi)] for k, (lo, hi) in model.search_bounds_.items()}
     if hasattr(model, "history_"):
         out["history"] = model.history_
     return out

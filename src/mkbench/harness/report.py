@@ -52,6 +52,8 @@ def collect_records(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
         record.pop("versions", None)
         for key, value in record.pop("selected", {}).items():
             record[f"s_{key}"] = value
+        for key, (low, high) in record.pop("search_bounds", {}).items():
+            record[f"b_{key}_low"], record[f"b_{key}_high"] = low, high
         rows.append(record)
     if not rows:
         raise DataError("no records to report on")

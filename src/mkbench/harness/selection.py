@@ -1,6 +1,7 @@
 """Model selection in the records: the setting chosen per split, and choices at a grid edge.
 
-A setting chosen at an edge of its grid is a sign that the grid is too short.
+A setting chosen at an edge of its grid (or of a searched range) is a sign that the
+grid is too short.
 
 A method's setting is chosen per split in one of two ways, and both leave their
 trace in the records:
@@ -11,7 +12,9 @@ trace in the records:
   split; the grid of each parameter is every value its jobs took;
 * by cross-validation inside the job (``StagedSearchCV``): the record keeps the
   grid (``p_param_grid``, ``p_svc_bandwidth_grid``, ``p_n_iters``) and the choice
-  (``s_C``, ``s_gamma``, ``s_max_iter`` or ``s_n_estimators``).
+  (``s_C``, ``s_gamma``, ``s_max_iter`` or ``s_n_estimators``);
+* by a search inside the job over a continuous range (the baselines' pattern
+  search): the record keeps the range (``b_C_low``, ``b_C_high``) and the choice.
 
 A parameter whose grid has fewer than two values is not chosen and never counts.
 """
@@ -64,6 +67,7 @@ def grid_edges(records: pd.DataFrame, select: str | None = None) -> pd.DataFrame
         choices += _validation_choices(records, select)
     if "estimator" in records:
         choices += _cv_choices(records[records["estimator"] == "staged-cv"])
+    choices += _searched_choices(records)
     if not choices:
         return pd.DataFrame(columns=COLUMNS)
     frame = pd.DataFrame(choices, columns=["dataset", "method", "parameter", "low", "high", "value"])
@@ -134,6 +138,23 @@ def _cv_choices(records: pd.DataFrame) -> list[tuple]:
         for field in _ITERATION_FIELDS:
             if pd.notna(record.get(field)) and iters and len(set(iters)) > 1:
                 rows.append((record["dataset"], record["method"], "iterations", min(iters), max(iters), float(record[field])))
+    return rows
+
+
+def _searched_choices(records: pd.DataFrame) -> list[tuple]:
+    """Choices of a continuous search (a pattern search) against the range it searched (``b_<key>_low/high``)."""
+    rows = []
+    for column in records.columns:
+        if not (column.startswith("b_") and column.endswith("_low")):
+            continue
+        key = column[2 : -len("_low")]
+        if f"s_{key}" not in records:
+            continue
+        found = records.dropna(subset=[column, f"b_{key}_high", f"s_{key}"])
+        rows += [
+            (r["dataset"], r["method"], key, float(r[column]), float(r[f"b_{key}_high"]), float(r[f"s_{key}"]))
+            for _, r in found.iterrows()
+        ]
     return rows
 
 
