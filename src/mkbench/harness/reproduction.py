@@ -183,7 +183,8 @@ def render(
     ]
     lines += [f"- **{status}**: {meaning}" for status, meaning in STATUSES.items()]
     counts = Counter(a.status.split(" (")[0].split(":")[0] for a in assessments)
-    lines += ["", "Summary: " + ", ".join(f"{n} {status}" for status, n in counts.most_common()) + ".", ""]
+    named = {"claims": "judged by their claims"}
+    lines += ["", "Summary: " + ", ".join(f"{n} {named.get(status, status)}" for status, n in counts.most_common()) + ".", ""]
     lines += _attribution_summary(assessments)
     n_edge, n_choices = sum(a.n_edge for a in assessments), sum(a.n_choices for a in assessments)
     if n_choices:
