@@ -20,7 +20,7 @@ import pandas as pd
 #: Widest table before it is split into parts.
 MAX_COLUMNS = 10
 
-#: Column headers of the metrics the tables use (others: the name with spaces).
+#: Names of the record fields the tables and figures show (others: the name with spaces).
 LABELS = {
     "train_error": "train error (%)",
     "test_error": "test error (%)",
@@ -39,7 +39,26 @@ LABELS = {
     "n_kernels": "kernels",
     "max_problem_rows": "largest LP rows",
     "max_problem_columns": "largest LP columns",
+    "test_q2": "test Q²",
+    "train_q2": "train Q²",
+    "objective": "restricted master objective",
+    "n_columns": "columns generated",
+    "n_priced": "kernel columns computed",
+    "seconds": "training time (s)",
+    "n_train": "labelled points l",
+    "feature_count": "stumps on the feature",
+    "k": "feature",
 }
+
+
+def label(field: str) -> str:
+    """A reader's name for a record field: :data:`LABELS`, else the name with spaces."""
+    return LABELS.get(field, field.replace("_", " "))
+
+
+def in_percent(frame: pd.DataFrame, field: str) -> pd.DataFrame:
+    """``frame`` with an error-rate ``field`` in percent, as the tables and the papers show it."""
+    return frame.assign(**{field: frame[field] * 100.0}) if field.endswith("_error") else frame
 
 
 def to_markdown(
@@ -60,7 +79,7 @@ def to_markdown(
         caption += f" Data set: {labels['dataset'].iloc[0]}."
         labels = labels[["method"]]
     values = pd.DataFrame(
-        {LABELS.get(m, m.replace("_", " ")): [_cell(cells.get((d, meth, m)), m) for d, meth in rows] for m in metrics}
+        {label(m): [_cell(cells.get((d, meth, m)), m) for d, meth in rows] for m in metrics}
     )
     extra = _counts(table, rows)
     width = MAX_COLUMNS - labels.shape[1] - extra.shape[1]
@@ -78,7 +97,7 @@ def _cell(rec, metric: str) -> str:
     """``ours ± sd (paper ± sd)``, in percent for error rates; "—" for a missing side."""
     if rec is None:
         return "—"
-    scale = 100.0 if metric.endswith("_error") else 1.0
+    scale = 100.0 if metric.endswith("_error") else 1.0  # as in_percent
     ours = _fmt(rec.ours_mean, rec.ours_std, scale)
     paper = _fmt(rec.paper_mean, rec.paper_std, scale)
     return ours if paper == "—" else f"{ours} ({paper})"

@@ -19,7 +19,7 @@ import pandas as pd
 
 from .._io import atomic_open, write_text
 from ..exceptions import ConfigError, DataError
-from .render import to_markdown
+from .render import in_percent, label, to_markdown
 from .selection import describe_edges, grid_edges, select_by
 
 #: Storage of MARK-L's fixed policy (T = 100 weak RBF columns): 3T + 1 numbers (MARK §5.2).
@@ -227,12 +227,13 @@ def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike,
 
     if metric not in records:
         raise ConfigError(f"metric {metric!r} is in no record")
-    ok = records[~records["status"].astype(str).str.startswith("failed")]
+    ok = in_percent(records[~records["status"].astype(str).str.startswith("failed")], metric)
     grid = sns.catplot(
         data=ok, x="method", y=metric, col="dataset", kind="box", sharey=False,
         height=3.2, aspect=1.1, color="0.85",
     )
     grid.map_dataframe(sns.stripplot, x="method", y=metric, color="k", size=3)
+    grid.set_axis_labels("method", label(metric))
     _set_title(grid.figure, title)
     _save(grid.figure, out_stem)
 
@@ -261,13 +262,14 @@ def draw_lines(
             raise ConfigError(f"{name!r} is not a field to draw; available: {', '.join(sorted(frame.columns))}")
     if "status" in frame:
         frame = frame[~frame["status"].astype(str).str.startswith("failed")]
-    data = _labelled(frame)
+    data = in_percent(_labelled(frame), y)
     grid = sns.relplot(
         data=data, x=x, y=y, hue="method", col="dataset", kind="line", errorbar="sd",
         height=3.2, aspect=1.3, facet_kws={"sharey": False},
     )
     if logy:
         grid.set(yscale="log")
+    grid.set_axis_labels(label(x), label(y))
     _set_title(grid.figure, title)
     _save(grid.figure, out_stem)
 
@@ -296,6 +298,7 @@ def draw_bars(records: pd.DataFrame, prefix: str, out_stem: str | os.PathLike, *
         data=long, x="k", y=prefix, hue="method", col="dataset", col_wrap=1, kind="bar", errorbar="sd",
         height=3.2, aspect=max(1.3, len(fields) / 12), sharey=False,
     )
+    grid.set_axis_labels(label("k"), label(prefix))
     _set_title(grid.figure, title)
     _save(grid.figure, out_stem)
     return long
