@@ -133,9 +133,16 @@ def _group_alive(pgid):
     return True
 
 
+#: Seconds a terminated workflow gets before the hard kill, like SLURM's KillWait. Snakemake's SIGTERM
+#: handler takes the scheduler's (non-reentrant) lock, so a SIGTERM that lands while the scheduler holds
+#: it never returns (snakemake 9.27, ``JobScheduler.exit_gracefully``); a batch system then kills it.
+KILL_WAIT = 30
+
+
 def _run_and_kill(workdir, sig):
     """Start the workflow in its own process group, send ``sig`` to the group as soon as the first
-    fit record exists, and wait until every process of the group is gone. Returns the exit code and
+    fit record exists, and wait until every process of the group is gone; a group still alive after
+    :data:`KILL_WAIT` seconds gets SIGKILL, as a batch system would send it. Returns the exit code and
     the number of records at the kill."""
     with open(workdir / "killed-run.log", "w") as log:
         proc = subprocess.Popen([SNAKEMAKE, "--cores", "2", "--configfile", "small.yaml"], cwd=workdir,
@@ -148,7 +155,11 @@ def _run_and_kill(workdir, sig):
             time.sleep(0.05)
         os.killpg(proc.pid, sig)
         n_at_kill = len(_records(workdir))
-        proc.wait(timeout=120)
+        try:
+            proc.wait(timeout=KILL_WAIT)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=60)
         deadline = time.monotonic() + 60
         while _group_alive(proc.pid) and time.monotonic() < deadline:
             time.sleep(0.1)
@@ -182,8 +193,9 @@ def test_workflow_killed_during_fit_jobs_resumes_to_complete_records(sig, workdi
         json.loads(path.read_text())
 
     rerun = _snakemake(workdir)
-    if sig == signal.SIGKILL and rerun.returncode != 0:
-        # A hard kill leaves Snakemake's lock behind; its message must name the way out.
+    if rerun.returncode != 0:
+        # A hard kill (sent, or escalated to after KILL_WAIT) leaves Snakemake's lock behind; its message
+        # must name the way out.
         assert "--unlock" in rerun.stderr, rerun.stderr[-3000:]
         assert _snakemake(workdir, "--unlock").returncode == 0
         rerun = _snakemake(workdir)
