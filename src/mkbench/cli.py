@@ -193,7 +193,8 @@ def _write_tables(config: dict, tables: list[str]) -> None:
     _check_writable("results/tables")
     for name in tables:
         spec = config["tables"][name]
-        paths = sorted(glob.glob(f"results/runs/{spec['experiment']}/**/*.json", recursive=True))
+        experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
+        paths = [path for e in experiments for path in sorted(glob.glob(f"results/runs/{e}/**/*.json", recursive=True))]
         records = collect_records(paths)
         with _writes_to(f"results/tables/{name}"):
             write_table(

@@ -11,5 +11,6 @@ from mkbench.report import load_reference, write_table
 spec = snakemake.config["tables"][snakemake.wildcards.table]
 ref = spec.get("reference")
 reference = load_reference(os.path.join(snakemake.config["reference_dir"], ref["file"]), ref["table"]) if ref else None
-write_table(pd.read_csv(snakemake.input[0]), spec["metrics"], snakemake.output.csv[: -len(".csv")],
+records = pd.concat([pd.read_csv(path) for path in snakemake.input], ignore_index=True)  # one or more experiments
+write_table(records, spec["metrics"], snakemake.output.csv[: -len(".csv")],
             caption=spec["caption"], reference=reference, select=spec.get("select"))
