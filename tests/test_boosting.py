@@ -4,9 +4,10 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import load_iris
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -20,8 +21,8 @@ from mkbench.boosting import (
     stump_kernel,
     stump_kernel_delta,
 )
-from mkbench.estimators import CGEnsClassifier
-from mkbench.harness.methods import make_method
+from mkbench.estimators import CGEnsClassifier, SSMKClassifier
+from mkbench.harness.methods import METHODS, make_method
 from mkbench.learners import Perceptrons, outputs
 
 
@@ -228,3 +229,109 @@ def test_scikit_learn_estimator_checks(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         check(estimator)
+
+
+class _Spy(ClassifierMixin, BaseEstimator):
+    """Records every fit: the rows of X it got and the extra fit parameters, as passed."""
+
+    calls: list = []
+
+    def __init__(self, C: float = 1.0) -> None:
+        self.C = C
+
+    def fit(self, X, y, X_unlabeled=None, note=None):
+        _Spy.calls.append({"C": self.C, "n_rows": len(X), "X_unlabeled": X_unlabeled, "note": note})
+        self.classes_ = np.unique(y)
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.classes_[0])
+
+
+@pytest.fixture
+def spy(monkeypatch):
+    monkeypatch.setitem(METHODS, "spy", f"{__name__}:_Spy")
+    monkeypatch.setattr(_Spy, "calls", [])
+    return _Spy
+
+
+def test_staged_search_passes_fit_params_unchanged_to_every_fold_and_the_refit(spy):
+    """X_unlabeled (not sample-aligned: 7 rows against X's 20) and any other fit parameter reach all
+    cv x grid fold fits and the refit as the very objects given, never indexed by the fold."""
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(20, 2)), np.repeat([0, 1], 10)
+    X_unlabeled, note = rng.normal(size=(7, 2)), {"a": 1}
+    StagedSearchCV("spy", param_grid={"C": [1.0, 2.0, 3.0]}, n_iters=None, cv=4).fit(
+        X, y, X_unlabeled=X_unlabeled, note=note
+    )
+    calls = spy.calls
+    assert len(calls) == 4 * 3 + 1
+    assert [c["n_rows"] for c in calls] == [15] * 12 + [20]  # the folds, then the refit on all of X
+    assert all(c["X_unlabeled"] is X_unlabeled and c["note"] is note for c in calls)
+    assert calls[-1]["C"] == 1.0  # every C ties: the first of the grid
+
+
+def test_staged_search_without_fit_params_passes_none(spy):
+    X, y = np.zeros((8, 1)), np.repeat([0, 1], 4)
+    StagedSearchCV("spy", param_grid={"C": [1.0]}, n_iters=None, cv=2).fit(X, y)
+    assert len(spy.calls) == 3 and all(c["X_unlabeled"] is None and c["note"] is None for c in spy.calls)
+
+
+@pytest.fixture(scope="module")
+def ssmk_problem():
+    """30 labelled points and 30 unlabelled ones: X_unlabeled has X's length, which fools GridSearchCV."""
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(30, 4))
+    y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=30) > 0, "odd", "even")
+    return X, y, rng.normal(size=(30, 4))
+
+
+SSMK_GRID = [0.1, 1.0, 10.0, 100.0]
+
+
+def _ssmk_cv_errors(X, y, X_unlabeled, *, sliced: bool) -> np.ndarray:
+    """Mean 5-fold error of SSMK per C, the unlabelled points given whole or (wrongly) cut by the fold."""
+    errors = np.zeros(len(SSMK_GRID))
+    for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(X, y):
+        for g, C in enumerate(SSMK_GRID):
+            centres = X_unlabeled[train] if sliced else X_unlabeled
+            model = SSMKClassifier("L,R", C=C).fit(X[train], y[train], X_unlabeled=centres)
+            errors[g] += np.mean(model.predict(X[test]) != y[test]) / 5
+    return errors
+
+
+def test_staged_search_cross_validates_ssmk_with_all_unlabelled_points(ssmk_problem):
+    """The CV errors and the chosen C are those of an independent loop over the same folds that gives
+    every fold fit all 30 unlabelled points; scikit-learn's GridSearchCV cuts X_unlabeled by the fold
+    (it has X's length) and so scores other models and chooses another C here."""
+    X, y, X_unlabeled = ssmk_problem
+    search = StagedSearchCV("ssmk", params={"kernels": "L,R"}, param_grid={"C": SSMK_GRID}, n_iters=None,
+                            cv=5, random_state=0).fit(X, y, X_unlabeled=X_unlabeled)
+    whole = _ssmk_cv_errors(X, y, X_unlabeled, sliced=False)
+    np.testing.assert_allclose(search.cv_errors_[:, 0], whole)
+    assert search.best_params_ == {"C": SSMK_GRID[int(np.argmin(whole))]}
+    refit = search.best_estimator_
+    assert refit.n_unlabeled_ == 30 and refit.C == search.best_params_["C"]
+    direct = SSMKClassifier("L,R", C=refit.C).fit(X, y, X_unlabeled=X_unlabeled)
+    np.testing.assert_array_equal(search.predict(X_unlabeled), direct.predict(X_unlabeled))
+
+    cut = _ssmk_cv_errors(X, y, X_unlabeled, sliced=True)
+    grid = GridSearchCV(SSMKClassifier("L,R"), {"C": SSMK_GRID}, cv=StratifiedKFold(5, shuffle=True, random_state=0))
+    grid.fit(X, y, X_unlabeled=X_unlabeled)
+    np.testing.assert_allclose(1 - grid.cv_results_["mean_test_score"], cut)  # GridSearchCV's cut
+    assert not np.allclose(cut, whole)
+    assert grid.best_params_["C"] != search.best_params_["C"]
+
+
+def test_staged_search_reads_fitted_attributes_through_from_the_refit(ssmk_problem):
+    X, y, X_unlabeled = ssmk_problem
+    unfitted = StagedSearchCV("ssmk", param_grid={"C": [1.0]}, n_iters=None, cv=2)
+    assert not hasattr(unfitted, "n_columns_by_kernel_") and not hasattr(unfitted, "history_")
+    search = unfitted.fit(X, y, X_unlabeled=X_unlabeled)
+    refit = search.best_estimator_
+    for name in ("status_", "history_", "n_support_", "n_columns_by_kernel_", "coef_", "n_unlabeled_"):
+        assert getattr(search, name) is getattr(refit, name) or getattr(search, name) == getattr(refit, name)
+    assert search.n_iter_ == refit.n_iter_ == len(search.history_)
+    assert not hasattr(search, "_kernel_idx")  # private: not read through
+    with pytest.raises(AttributeError, match="nor has its refitted SSMKClassifier"):
+        search.storage_

@@ -25,6 +25,7 @@ def test_shipped_configs_validate_and_plan():
     # CG-Boost Table 1: 7 kernel sets x (2 C of the QP + 4 C of the LP) x 3 seeds
     assert count["cgboost-table1"] == 7 * (2 + 4) * 3
     assert count["ssmk-l100"] == 4 * 10  # SSMK, IMK and their other routes x 10 trials
+    assert count["ssmk-sensitivity-l100"] == 2 * 4 * 10  # SSMK, IMK x 4 fixed C x 10 trials
     assert len(set(j.record_path for j in jobs)) == len(jobs)
     smoke = load_config(ROOT / "config" / "smoke.yaml")
     count = Counter(j.experiment for j in plan_jobs(smoke))
@@ -69,6 +70,16 @@ def test_undefined_protocol_and_unknown_estimator(smoke):
 def test_table_pointing_to_missing_experiment(smoke):
     smoke["tables"]["smoke-regression"]["experiment"] = "nope"
     with pytest.raises(ConfigError, match="tables/smoke-regression/experiment: 'nope' is not an experiment"):
+        validate_config(smoke)
+
+
+def test_table_over_several_experiments_needs_distinct_method_labels(smoke):
+    """A table may summarise several experiments (e.g. one per l), but a method label in two of them
+    would average their rows together: that is refused."""
+    smoke["tables"]["smoke-both"] = {"experiment": ["smoke-regression", "smoke-mark"], "metrics": ["test_mse"]}
+    validate_config(copy.deepcopy(smoke))  # distinct labels
+    smoke["tables"]["smoke-both"]["experiment"] = ["smoke-regression", "smoke-regression"]
+    with pytest.raises(ConfigError, match=r"tables/smoke-both/experiment: method 'svr' is in more than one"):
         validate_config(smoke)
 
 

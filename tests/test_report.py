@@ -10,6 +10,7 @@ from mkbench.harness.report import (
     collect_histories,
     collect_records,
     draw_bars,
+    draw_figure,
     draw_lines,
     load_reference,
     paper_vs_ours,
@@ -147,6 +148,19 @@ def test_histories_in_long_format_and_curves(tmp_path):
     assert (tmp_path / "fig.png").stat().st_size > 0 and (tmp_path / "fig.pdf").stat().st_size > 0
     with pytest.raises(ConfigError, match="'duality_gap' is not a field to draw"):
         draw_lines(frame, "n_columns", "duality_gap", tmp_path / "fig2", title="t")
+
+
+def test_the_same_records_draw_the_same_bytes_and_leave_numpy_global_state_alone(tmp_path):
+    frame = pd.DataFrame({"dataset": "d", "method": ["a"] * 6 + ["b"] * 6, "status": "optimal",
+                          "test_error": np.linspace(0.1, 0.3, 12)})
+    np.random.seed(7)
+    expected_next = np.random.random()
+    np.random.seed(7)
+    for stem in ("one", "two"):  # seaborn jitters the strip points at random
+        draw_figure(frame, "test_error", tmp_path / stem, title="t")
+    assert np.random.random() == expected_next
+    for ext in ("png", "pdf"):
+        assert (tmp_path / f"one.{ext}").read_bytes() == (tmp_path / f"two.{ext}").read_bytes()
 
 
 def test_largest_restricted_problem_is_read_from_the_history(tmp_path):

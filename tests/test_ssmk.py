@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import euclidean_distances, linear_kernel, rbf_kernel
+from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mkbench import SSMKClassifier
@@ -151,3 +152,46 @@ def test_bad_inputs_have_clear_messages(data):
 @parametrize_with_checks([SSMKClassifier(max_iter=50), SSMKClassifier(solve="full")])
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_cross_validated_ssmk_record_has_the_fields_of_the_tables_and_figures(tmp_path):
+    """A staged-cv SSMK job (config ssmk-l*): X_unlabeled reaches the search, and its record has
+    what ssmk-sizes-l100 and ssmk-figure1-* read: n_iter, columns per kernel, the largest LP (from
+    the history), unlabelled and test errors, and the chosen C (s_C)."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.preprocessing import StandardScaler
+
+    from mkbench.harness import experiment
+    from mkbench._io import write_json
+    from mkbench.harness.datasets import Dataset
+    from mkbench.harness.report import collect_records
+    from mkbench.harness.splits import make_splits
+
+    X, y = load_breast_cancer(return_X_y=True)
+    data = Dataset("sk-breast-cancer", X, y, [f"x{i}" for i in range(X.shape[1])], "binary", {})
+    split = make_splits("semisupervised", y=y, seed=0, n_labeled=40, n_unlabeled=100, n_test=200, n_repeats=1)[0]
+    grid = [0.1, 1.0, 10.0]
+    params = {"method": "ssmk", "params": {"kernels": "L,R"}, "param_grid": {"C": grid}, "n_iters": None, "cv": 5}
+    record = experiment.run_job(data, split, method="ssmk", estimator="staged-cv", params=params, fit_unlabeled=True)
+    write_json(tmp_path / "record.json", record)
+    row = collect_records([tmp_path / "record.json"]).iloc[0]
+
+    Z = StandardScaler().fit(X[split["train"]]).transform(X)  # run_job's default preprocessing
+    X_l, y_l, X_u = Z[split["train"]], y[split["train"]], Z[split["unlabeled"]]
+    errors = np.zeros(len(grid))
+    for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(X_l, y_l):
+        for g, C_ in enumerate(grid):
+            model = SSMKClassifier("L,R", C=C_).fit(X_l[train], y_l[train], X_unlabeled=X_u)
+            errors[g] += np.mean(model.predict(X_l[test]) != y_l[test]) / 5
+    assert row["s_C"] == grid[int(np.argmin(errors))]
+    direct = SSMKClassifier("L,R", C=row["s_C"]).fit(X_l, y_l, X_unlabeled=X_u)
+    assert direct.n_unlabeled_ == 100
+    for part in ("test", "unlabeled"):
+        assert row[f"{part}_error"] == pytest.approx(np.mean(direct.predict(Z[split[part]]) != y[split[part]]))
+    assert row["n_iter"] == direct.n_iter_
+    assert (row["columns_linear"], row["columns_rbf"]) == (
+        direct.n_columns_by_kernel_["linear"], direct.n_columns_by_kernel_["rbf"]
+    )
+    assert row["n_support"] == direct.n_support_ and row["cg_status"] == "optimal"
+    assert row["max_problem_rows"] == 40
+    assert row["max_problem_columns"] == max(h["problem_columns"] for h in direct.history_)

@@ -462,12 +462,22 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
     ----------
     best_params_ : dict
         The chosen grid point and iteration count (and ``gamma`` with
-        ``svc_bandwidth_grid``).
+        ``svc_bandwidth_grid``). Of grid points with equal mean validation error the
+        first in :class:`~sklearn.model_selection.ParameterGrid` order wins (for
+        ``{"C": [...]}`` the smallest C, the most regularised model).
     best_estimator_ : estimator
         The method refitted with ``best_params_`` on all the data.
     cv_errors_ : ndarray of shape (n_grid_points, len(n_iters) or 1)
         Mean validation error of each grid point and iteration count.
     classes_ : ndarray
+    n_iter_ : int
+        Iterations of the refitted method (see the property).
+
+    Every other public fitted attribute of the refitted method (a name ending in
+    ``_``, e.g. ``status_``, ``history_``, ``n_support_``, ``n_columns_by_kernel_``)
+    is read through from ``best_estimator_``, so a record of the search
+    (:func:`mkbench.experiment.run_job`) has the same size fields as a record of
+    the method fitted alone.
     """
 
     def __init__(
@@ -489,13 +499,20 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.svc_bandwidth_grid = svc_bandwidth_grid
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> StagedSearchCV:
+    def fit(self, X: np.ndarray, y: np.ndarray, **fit_params) -> StagedSearchCV:
         """Cross-validate, then refit the best setting on (X, y).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        **fit_params : dict
+            Extra arguments of the method's ``fit``, passed unchanged, never split
+            into folds, to every fold's fit and to the refit: e.g. SSMK's
+            ``X_unlabeled``, the unlabelled points, whose length has nothing to do
+            with X's (scikit-learn's GridSearchCV would index an array of X's
+            length by the fold, as if it were per sample). They are not passed to
+            the RBF SVM of ``svc_bandwidth_grid``.
 
         Returns
         -------
@@ -520,7 +537,8 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
             warnings.simplefilter("ignore", ConvergenceWarning)  # a count below convergence is the point
             for train, test in folds:
                 for g, point in enumerate(grid):
-                    model = make_method(self.method, {**params, **point, **counts}).fit(X[train], y[train])
+                    model = make_method(self.method, {**params, **point, **counts})
+                    model.fit(X[train], y[train], **fit_params)
                     if n_iters is None:
                         errors[g, 0] += np.mean(model.predict(X[test]) != y[test]) / self.cv
                         continue
@@ -530,7 +548,8 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
                         errors[g, k] += np.mean(staged[min(t, len(staged)) - 1] != y[test]) / self.cv
             g, k = np.unravel_index(np.argmin(errors), errors.shape)
             self.best_params_ = {**bandwidth, **grid[g], **({} if n_iters is None else {counter: n_iters[k]})}
-            self.best_estimator_ = make_method(self.method, {**params, **self.best_params_}).fit(X, y)
+            self.best_estimator_ = make_method(self.method, {**params, **self.best_params_})
+            self.best_estimator_.fit(X, y, **fit_params)
         self.cv_errors_ = errors
         self.classes_ = self.best_estimator_.classes_
         return self
@@ -570,15 +589,22 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
             return len(self.best_estimator_.estimators_)
         return int(np.sum(self._refitted("n_iter_")))  # scikit-learn SVC: one count per pair of classes
 
-    @property
-    def status_(self) -> str:
-        """Why the refitted method's column generation stopped (CGEns, LPBoost)."""
-        return self._refitted("status_")
+    def __getattr__(self, name: str):
+        """A public fitted attribute (``status_``, ``history_``, ``n_support_``...) of the refitted method.
 
-    @property
-    def history_(self) -> list:
-        """The refitted method's per-iteration history (CGEns, LPBoost)."""
-        return self._refitted("history_")
+        Called only for names not found on the search itself; private names, names
+        not ending in ``_`` and every name before ``fit`` raise AttributeError.
+        """
+        refitted = self.__dict__.get("best_estimator_")  # not getattr: no recursion before fit or in copies
+        if refitted is None or name.startswith("_") or not name.endswith("_"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        try:
+            return getattr(refitted, name)
+        except AttributeError:
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute {name!r} "
+                f"(nor has its refitted {type(refitted).__name__})"
+            ) from None
 
 
 _ADABOOST_LEARNERS = ("stump", "perceptron")

@@ -145,6 +145,13 @@ def _check_references(config: dict) -> None:
             experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
             unknown = [e for e in experiments if e not in config["experiments"]]
             problems += [f"  at {kind}/{name}/experiment: {e!r} is not an experiment" for e in unknown]
+            if kind == "tables" and not unknown:  # a table averages a method's rows: labels must not repeat
+                labels = [m for e in experiments for m in config["experiments"][e]["methods"]]
+                problems += [
+                    f"  at tables/{name}/experiment: method {m!r} is in more than one of {experiments}; "
+                    "name it per experiment (e.g. ssmk-l10) so that their rows stay apart"
+                    for m in sorted({m for m in labels if labels.count(m) > 1})
+                ]
             if kind == "figures" and not unknown:
                 known = {m for e in experiments for m in config["experiments"][e]["methods"]}
                 problems += [
