@@ -75,8 +75,21 @@ def test_reproduction_counts_the_choices_at_an_edge(tmp_path):
     write_table(_validation_records(), ["test_error"], tmp_path / "results" / "tables" / "tab", caption="T",
                 reference=ref, select="validation_error")
     text = build_reproduction(config, catalogue, root=tmp_path)
-    assert "Hyper-parameter choices at an edge of their grid: 3 of 4" in text
-    assert "- Table 1, chosen at a grid edge (3 of 4 choices): m C: top (10) in 2, bottom (0.1) in 1 of 4 runs." in text
+    assert "Hyper-parameter choices at an edge of our grid: 3 of 4" in text and "the paper states" not in text
+    assert "- Table 1, chosen at an edge of our grid (3 of 4 choices): m C: top (10) in 2, bottom (0.1) in 1 of 4 runs." in text
+
+    # The same choices on a grid the paper states: its protocol, counted apart with the paper's words.
+    catalogue.write_text(yaml.safe_dump({
+        "papers": {"p": {"citation": "P"}},
+        "items": [{"paper": "p", "item": "Table 1", "shows": "s", "tables": ["tab"], "compare": {"test_error": 0.02},
+                   "paper_grids": [{"parameter": "C", "methods": ["m*"], "quote": "'C in {0.1, 1, 10}'"}]}],
+    }))
+    text = build_reproduction(config, catalogue, root=tmp_path)
+    assert "Hyper-parameter choices at an edge of our grid: 0 of 4" in text
+    assert "At an edge of a grid the paper states: 3 more" in text
+    assert ("- Table 1, chosen at an edge of the paper's grid (3 of 4 choices; its protocol, kept): m C: top (10) "
+            "in 2, bottom (0.1) in 1 of 4 runs; the paper's grid, C: 'C in {0.1, 1, 10}'.") in text
+    assert "chosen at an edge of our grid" not in text
 
 
 def test_a_searched_range_in_a_record_reaches_the_edge_count(tmp_path):

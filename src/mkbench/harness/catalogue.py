@@ -93,6 +93,16 @@ _SCHEMA = {
                             },
                         },
                     },
+                    "paper_grids": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["parameter", "quote"],
+                            "properties": {"parameter": {"type": "string"}, "methods": _STRINGS, "quote": {"type": "string"}},
+                        },
+                    },
                     "data_differs": {
                         "type": "array",
                         "minItems": 1,
@@ -185,6 +195,9 @@ class Entry:
     note: str = ""
     sensitivity: tuple[tuple[str, str], ...] = ()
     data_differs: tuple[tuple[tuple[str, ...], str], ...] = ()
+    #: (parameter, methods or None for all, the paper's words): grids the paper states; a choice
+    #: at their edge follows the paper's protocol and is flagged apart from our too-short grids.
+    paper_grids: tuple[tuple[str, tuple[str, ...] | None, str], ...] = ()
 
     @property
     def targets(self) -> list[str]:
@@ -272,6 +285,8 @@ def _check_entry(spec: dict, papers: dict, config: dict, root: Path) -> list[str
             problems.append("sensitivity explains the compared cells of tables; this entry has none")
         if study["table"] not in config["tables"]:
             problems.append(f"unknown sensitivity table {study['table']!r}; tables of the config: {', '.join(config['tables'])}")
+    if "paper_grids" in spec and "tables" not in spec:
+        problems.append("paper_grids qualifies the choices counted in tables; this entry has none")
     if "data_differs" in spec and "tables" not in spec:
         problems.append("data_differs explains the compared cells of tables; this entry has none")
     if "rows" in spec and "tables" not in spec:
@@ -315,4 +330,7 @@ def _entry(spec: dict) -> Entry:
         note=spec.get("note", ""),
         sensitivity=tuple((s["table"], s["variants"]) for s in spec.get("sensitivity", ())),
         data_differs=tuple((tuple(d["datasets"]), d["reason"]) for d in spec.get("data_differs", ())),
+        paper_grids=tuple(
+            (g["parameter"], tuple(g["methods"]) if "methods" in g else None, g["quote"]) for g in spec.get("paper_grids", ())
+        ),
     )

@@ -55,6 +55,8 @@ class Assessment:
     edges: tuple[str, ...] = ()
     n_edge: int = 0
     n_choices: int = 0
+    paper_edges: tuple[str, ...] = ()
+    n_paper_edge: int = 0
     n_compared: int = 0
     attributions: tuple[Attribution, ...] = ()
 
@@ -139,12 +141,24 @@ def assess(entry: Entry, root: str | os.PathLike = ".") -> Assessment:
     )
 
 
-def chosen_at_edges(entry: Entry, config: dict[str, Any], root: str | os.PathLike = ".") -> tuple[list[str], int, int]:
+@dataclass(frozen=True)
+class Edges:
+    """Choices at a grid edge for one entry: on our grids (``lines``, ``n_edge``) and on grids the paper
+    states (``paper_lines``, ``n_paper_edge``), out of ``n_choices`` (one per run and chosen parameter)."""
+
+    lines: tuple[str, ...] = ()
+    n_edge: int = 0
+    paper_lines: tuple[str, ...] = ()
+    n_paper_edge: int = 0
+    n_choices: int = 0
+
+
+def chosen_at_edges(entry: Entry, config: dict[str, Any], root: str | os.PathLike = ".") -> Edges:
     """Hyper-parameters of the entry's table rows chosen at a grid edge, from the experiments' summaries.
 
-    Returns the lines of :func:`mkbench.harness.selection.describe_edges`, the number of
-    choices at an edge and the number of choices (one per run and chosen parameter).
-    Tables whose summaries are not there yet count nothing.
+    A choice at the edge of a grid the paper states (the entry's ``paper_grids``) follows
+    the paper's protocol; it is counted apart, with the paper's words. Every other one
+    means that our grid is too short. Tables whose summaries are not there yet count nothing.
     """
     frames = []
     for name in entry.tables:
@@ -155,10 +169,25 @@ def chosen_at_edges(entry: Entry, config: dict[str, Any], root: str | os.PathLik
             records = pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
             frames.append(grid_edges(records, spec.get("select")))
     if not frames:
-        return [], 0, 0
+        return Edges()
     edges = pd.concat(frames, ignore_index=True)
     edges = edges.loc[(_matches(edges["dataset"], entry.datasets) & _matches(edges["method"], entry.methods)).astype(bool)]
-    return describe_edges(edges), int((edges["n_low"] + edges["n_high"]).sum()), int(edges["n_runs"].sum())
+    stated = pd.Series(False, index=edges.index)
+    quotes = []
+    for parameter, methods, quote in entry.paper_grids:
+        hit = (edges["parameter"] == parameter) & _matches(edges["method"], methods).astype(bool)
+        if (hit & (edges["n_low"] + edges["n_high"] > 0)).any():
+            quotes.append(f"{parameter}: {quote}")
+        stated |= hit
+    ours, paper = edges[~stated], edges[stated]
+    paper_lines = describe_edges(paper)
+    return Edges(
+        lines=tuple(describe_edges(ours)),
+        n_edge=int((ours["n_low"] + ours["n_high"]).sum()),
+        paper_lines=tuple(paper_lines + [f"the paper's grid, {q}" for q in quotes] if paper_lines else ()),
+        n_paper_edge=int((paper["n_low"] + paper["n_high"]).sum()),
+        n_choices=int(edges["n_runs"].sum()),
+    )
 
 
 def render(
@@ -187,10 +216,17 @@ def render(
     lines += ["", "Summary: " + ", ".join(f"{n} {named.get(status, status)}" for status, n in counts.most_common()) + ".", ""]
     lines += _attribution_summary(assessments)
     n_edge, n_choices = sum(a.n_edge for a in assessments), sum(a.n_choices for a in assessments)
+    n_paper_edge = sum(a.n_paper_edge for a in assessments)
     if n_choices:
         lines += [
-            f"Hyper-parameter choices at an edge of their grid: {n_edge} of {n_choices} (one per run and "
-            "chosen parameter; a choice at an edge means the grid is too short, the target is none).",
+            f"Hyper-parameter choices at an edge of our grid: {n_edge} of {n_choices} (one per run and "
+            "chosen parameter; a choice at an edge means the grid is too short, the target is none)."
+            + (
+                f" At an edge of a grid the paper states: {n_paper_edge} more (its protocol, kept and flagged "
+                "under each item with the paper's words)."
+                if n_paper_edge
+                else ""
+            ),
             "",
         ]
     for paper, info in papers.items():
@@ -218,7 +254,12 @@ def render(
             if a.attributions:
                 lines.append(f"- {e.item}, outside tolerance: " + "; ".join(describe(list(a.attributions))) + ".")
             if a.edges:
-                lines.append(f"- {e.item}, chosen at a grid edge ({a.n_edge} of {a.n_choices} choices): " + "; ".join(a.edges) + ".")
+                lines.append(f"- {e.item}, chosen at an edge of our grid ({a.n_edge} of {a.n_choices} choices): " + "; ".join(a.edges) + ".")
+            if a.paper_edges:
+                lines.append(
+                    f"- {e.item}, chosen at an edge of the paper's grid ({a.n_paper_edge} of {a.n_choices} choices; "
+                    "its protocol, kept): " + "; ".join(a.paper_edges) + "."
+                )
             if e.note:
                 lines.append(f"- {e.item}: {e.note}")
         lines += [""]
@@ -282,8 +323,11 @@ def build_reproduction(
     for entry in entries:
         found = assess(entry, root)
         if entry.tables and not entry.reason:
-            edges, n_edge, n_choices = chosen_at_edges(entry, config, root)
-            found = dataclasses.replace(found, edges=tuple(edges), n_edge=n_edge, n_choices=n_choices)
+            edges = chosen_at_edges(entry, config, root)
+            found = dataclasses.replace(
+                found, edges=edges.lines, n_edge=edges.n_edge, n_choices=edges.n_choices,
+                paper_edges=edges.paper_lines, n_paper_edge=edges.n_paper_edge,
+            )
         assessments.append(found)
     claims_path = Path(claims) if claims is not None else Path(catalogue).with_name("claims.yaml")
     if not claims_path.exists():
