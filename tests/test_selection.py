@@ -33,6 +33,17 @@ def test_validation_choices_at_the_top_and_bottom_of_the_grid_are_counted():
     assert grid_edges(_validation_records(), None).empty  # no selection: every setting is its own row
 
 
+def test_a_tie_that_reaches_inside_the_grid_is_not_an_edge_choice():
+    records = _validation_records()
+    scores = {0: {"0.1": 0.1, "1": 0.1, "10": 0.1},   # the same model for every C: no edge
+              1: {"0.1": 0.1, "1": 0.1, "10": 0.3},   # ties at the bottom and inside: no edge
+              2: {"0.1": 0.3, "1": 0.2, "10": 0.2},   # ties inside and at the top: no edge
+              3: {"0.1": 0.3, "1": 0.3, "10": 0.2}}   # the top alone: an edge
+    records["validation_error"] = [scores[r.split][r.param.split(",")[0][2:]] for r in records.itertuples()]
+    edges = grid_edges(records, "validation_error")
+    assert edges[["n_runs", "n_low", "n_high"]].values.tolist() == [[4, 0, 1]]
+
+
 def test_cross_validated_choices_read_the_grid_and_the_default_iteration_counts():
     rows = [
         {"dataset": "d", "method": "cv", "estimator": "staged-cv", "seed": 0, "split": s, "status": "optimal",

@@ -32,6 +32,9 @@ from ..exceptions import ConfigError
 #: Columns of :func:`grid_edges`.
 COLUMNS = ["dataset", "method", "parameter", "low", "high", "n_runs", "n_low", "n_high"]
 
+#: The fields that name one split of one method: a choice is made per such group.
+_SPLIT_KEYS = ["dataset", "method", "seed", "split"]
+
 #: The record fields holding a chosen iteration count (StagedSearchCV passes ``n_iters`` as one of them).
 _ITERATION_FIELDS = ("s_max_iter", "s_n_estimators")
 
@@ -47,7 +50,7 @@ def select_by(records: pd.DataFrame, metric: str) -> pd.DataFrame:
     """
     if metric not in records:
         raise ConfigError(f"cannot select by {metric!r}: it is in no record (is there a validation part?)")
-    keys = ["dataset", "method", "seed", "split"]
+    keys = _SPLIT_KEYS
     failed = records["status"].astype(str).str.startswith("failed")
     ranked = records.assign(_rank=np.where(failed, np.inf, pd.to_numeric(records[metric])))
     ranked = ranked.sort_values([*keys, "_rank"], kind="stable")
@@ -106,17 +109,26 @@ def _parse_setting(name: str) -> dict[str, float]:
 
 
 def _validation_choices(records: pd.DataFrame, select: str) -> list[tuple]:
+    """One choice per split and parameter. When several settings tie for the best ``select``, the
+    choice is at an edge only if every tied setting is: a tie that reaches inside the grid is no sign
+    of a short grid (e.g. a model that is the same for every C)."""
     grids: dict[tuple[str, str], list[float]] = {}
     for (method, name) in records[["method", "param"]].drop_duplicates().itertuples(index=False):
         for key, value in _parse_setting(name).items():
             grids.setdefault((method, key), []).append(value)
-    chosen = select_by(records, select)
+    ok = records[~records["status"].astype(str).str.startswith("failed")]
+    ok = ok.assign(_score=pd.to_numeric(ok[select]))
+    best = ok[ok["_score"] == ok.groupby(_SPLIT_KEYS)["_score"].transform("min")]
     rows = []
-    for record in chosen.itertuples(index=False):
-        for key, value in _parse_setting(record.s_param).items():
-            grid = grids[(record.method, key)]
+    for (dataset, method, _, _), tied in best.groupby(_SPLIT_KEYS, sort=False):
+        settings = [_parse_setting(name) for name in tied["param"]]
+        for key in settings[0]:
+            grid = grids[(method, key)]
             if len(set(grid)) > 1:
-                rows.append((record.dataset, record.method, key, min(grid), max(grid), value))
+                low, high = min(grid), max(grid)
+                values = np.array([setting[key] for setting in settings])
+                edge = [bound for bound in (low, high) if np.isclose(values, bound).all()]
+                rows.append((dataset, method, key, low, high, edge[0] if edge else np.nan))  # nan: not at an edge
     return rows
 
 
