@@ -6,7 +6,7 @@ sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 import pandas as pd
 
-from mkbench.report import load_reference, write_table
+from mkbench.harness.report import load_reference, write_table
 
 spec = snakemake.config["tables"][snakemake.wildcards.table]
 ref = spec.get("reference")
