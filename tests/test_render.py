@@ -46,3 +46,25 @@ def test_a_wide_table_is_split_into_parts_that_repeat_the_row_labels():
     headers = [rows[0] for rows in (_body(part) for part in text.split("Part ")[1:])]
     assert all(len(h) <= MAX_COLUMNS and h[0] == "method" for h in headers)
     assert [h for row in headers for h in row[1:] if h.startswith("metric")] == [m.replace("_", " ") for m in metrics]
+
+
+def test_methods_layout_has_a_column_per_method_and_a_part_per_metric_in_the_paper_order():
+    table = _table([("d2", "b", "test_error", 0.1, 0.12, 1), ("d1", "a", "test_error", 0.2, 0.25),
+                    ("d1", "b", "test_error", 0.3, np.nan), ("d2", "a", "test_error", 0.4, 0.5),
+                    ("d1", "a", "n_iter", 10.0, np.nan), ("d2", "b", "n_iter", 20.0, np.nan)])
+    order = [("d1", "a"), ("d1", "b"), ("d2", "a"), ("d2", "b")]
+    text = to_markdown(table, "c", ["test_error", "n_iter"], order=order, layout="methods")
+    errors, iterations = text.split("iterations:")
+    header, _, *rows = _body(errors)
+    assert header == ["dataset", "a", "b"]
+    assert rows == [["d1", "20 ± 1 (25)", "30 ± 1"], ["d2", "40 ± 1 (50)", "10 ± 1 (12)"]]
+    assert _body(iterations)[2:] == [["d1", "10 ± 0.01", "—"], ["d2", "—", "20 ± 0.01"]]
+    assert "Runs per cell: 5." in text and "Failed runs: d2 / b: 1." in text
+
+
+def test_methods_layout_splits_many_methods_into_parts():
+    methods = [f"m{i:02d}" for i in range(12)]
+    text = to_markdown(_table([("d", m, "test_error", 0.1, np.nan) for m in methods]), "c", layout="methods")
+    assert f"test error (%) (methods 1-{MAX_COLUMNS - 1} of 12):" in text
+    headers = [row[0] for row in (_body(part) for part in text.split("test error (%)")[1:])]
+    assert all(len(h) <= MAX_COLUMNS for h in headers) and [h for row in headers for h in row[1:]] == methods

@@ -13,4 +13,4 @@ ref = spec.get("reference")
 reference = load_reference(os.path.join(snakemake.config["reference_dir"], ref["file"]), ref["table"]) if ref else None
 records = pd.concat([pd.read_csv(path) for path in snakemake.input], ignore_index=True)  # one or more experiments
 write_table(records, spec["metrics"], snakemake.output.csv[: -len(".csv")],
-            caption=spec["caption"], reference=reference, select=spec.get("select"))
+            caption=spec["caption"], reference=reference, select=spec.get("select"), layout=spec["layout"])

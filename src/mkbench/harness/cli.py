@@ -202,7 +202,7 @@ def _write_tables(config: dict, tables: list[str]) -> None:
         with _writes_to(f"results/tables/{name}"):
             write_table(
                 records, spec["metrics"], f"results/tables/{name}",
-                caption=spec["caption"], reference=references[name], select=spec.get("select"),
+                caption=spec["caption"], reference=references[name], select=spec.get("select"), layout=spec["layout"],
             )
         print(f"results/tables/{name}.md")
 

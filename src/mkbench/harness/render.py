@@ -10,6 +10,9 @@
   not-optimal run counts only when some run failed or stopped early;
 * at most :data:`MAX_COLUMNS` columns: a wider table is split into parts that
   repeat the row labels.
+
+With ``layout="methods"`` a row is a data set and a column a method, one part
+per metric, as the CGEns paper prints its tables.
 """
 
 from __future__ import annotations
@@ -62,18 +65,25 @@ def in_percent(frame: pd.DataFrame, field: str) -> pd.DataFrame:
 
 
 def to_markdown(
-    table: pd.DataFrame, caption: str, metrics: list[str] | None = None, order: list[tuple[str, str]] | None = None
+    table: pd.DataFrame,
+    caption: str,
+    metrics: list[str] | None = None,
+    order: list[tuple[str, str]] | None = None,
+    layout: str = "rows",
 ) -> str:
     """The caption, then the table (in parts if wider than :data:`MAX_COLUMNS`).
 
     ``metrics`` orders the metric columns (default: as they come); ``order`` lists
-    (dataset, method) rows in the paper's order (default: as they come).
+    (dataset, method) rows in the paper's order (default: as they come); ``layout``
+    is "rows" (a row per data set and method) or "methods" (a column per method).
     """
     metrics = metrics or list(dict.fromkeys(table["metric"]))
     rows = list(dict.fromkeys(zip(table["dataset"], table["method"])))
     rank = {row: i for i, row in enumerate(dict.fromkeys(order or []))}
     rows.sort(key=lambda row: rank.get(row, len(rank)))  # stable: ours without a paper value keep their order
     cells = {(r.dataset, r.method, r.metric): r for r in table.itertuples()}
+    if layout == "methods":
+        return _by_method(table, caption, metrics, rows, cells)
     labels = pd.DataFrame(rows, columns=["dataset", "method"])
     if labels["dataset"].nunique() == 1:
         caption += f" Data set: {labels['dataset'].iloc[0]}."
@@ -91,6 +101,33 @@ def to_markdown(
             out += [f"Part {k + 1} of {len(parts)}:", ""]
         out += [frame.to_markdown(index=False), ""]
     return "\n".join(out)
+
+
+def _by_method(table: pd.DataFrame, caption: str, metrics: list[str], rows, cells) -> str:
+    """A part per metric: a row per data set, a column per method (both in the paper's order)."""
+    datasets = list(dict.fromkeys(d for d, _ in rows))
+    methods = list(dict.fromkeys(m for _, m in rows))
+    width = MAX_COLUMNS - 1
+    out = [caption, ""]
+    for metric in metrics:
+        for start in range(0, len(methods), width):
+            chunk = methods[start : start + width]
+            frame = pd.DataFrame(
+                {"dataset": datasets, **{m: [_cell(cells.get((d, m, metric)), metric) for d in datasets] for m in chunk}}
+            )
+            part = f" (methods {start + 1}-{start + len(chunk)} of {len(methods)})" if len(methods) > width else ""
+            out += [f"{label(metric)}{part}:", "", frame.to_markdown(index=False), ""]
+    counts = _counts(table, rows)
+    runs = sorted(set(counts["runs"])) if "runs" in counts else []
+    if runs:
+        out.append(f"Runs per cell: {', '.join(runs)}.")
+    for name in ("failed", "not optimal"):
+        if name in counts:
+            hit = [f"{d} / {m}: {n}" for (d, m), n in zip(rows, counts[name]) if n not in ("0", "—")]
+            out.append(f"{name.capitalize()} runs: " + "; ".join(hit) + ".")
+    if "note" in counts:
+        out += [f"- {d} / {m}: {note}" for (d, m), note in zip(rows, counts["note"]) if note]
+    return "\n".join(out) + "\n"
 
 
 def _cell(rec, metric: str) -> str:

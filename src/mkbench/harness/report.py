@@ -167,13 +167,14 @@ def write_table(
     caption: str,
     reference: pd.DataFrame | None = None,
     select: str | None = None,
+    layout: str = "rows",
 ) -> pd.DataFrame:
     """Write ``<out_stem>.csv`` and ``<out_stem>.md`` atomically; return the table.
 
     With ``select`` (e.g. ``"validation_error"``), each method's grid setting is
     chosen per split by :func:`select_by` before summarising. Settings chosen at
     an edge of their grid (:func:`mkbench.harness.selection.grid_edges`) are listed under
-    the Markdown table.
+    the Markdown table. ``layout`` is that of :func:`mkbench.harness.render.to_markdown`.
     """
     edges = describe_edges(grid_edges(records, select))
     if select is not None:
@@ -182,7 +183,7 @@ def write_table(
     with atomic_open(f"{out_stem}.csv", "w", encoding="utf-8", newline="") as fh:
         table.to_csv(fh, index=False)
     order = None if reference is None else list(zip(reference["dataset"], reference["method"]))
-    text = to_markdown(table, caption, metrics, order)
+    text = to_markdown(table, caption, metrics, order, layout)
     if edges:
         text += "\nChosen at an edge of the grid (the grid may be too short): " + "; ".join(edges) + ".\n"
     write_text(f"{out_stem}.md", text)
