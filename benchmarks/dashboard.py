@@ -1,7 +1,7 @@
 """The performance dashboard (issue 8): gather the benchmark records into results/BENCHMARKS.md.
 
 Run: ``python benchmarks/dashboard.py results/bench/*.json [--out results/BENCHMARKS.md]
-[--figure results/figures/bench-scaling.png]``, or ``snakemake bench --cores 1``, which first
+[--figure results/figures/bench-scaling.png] [--config config/config.yaml]``, or ``snakemake bench --cores 1``, which first
 runs every benchmark script (workflow/rules/bench.smk).
 
 It reads the JSON records the scripts write with ``--json`` (benchmarks/_common.py)
@@ -143,7 +143,28 @@ def plot_scaling(records: list[dict[str, Any]], path: Path) -> int:
     return len({row["series"] for row in rows})
 
 
-def render(records: list[dict[str, Any]], figure: Path, out: Path) -> str:
+def cost_section(config_path: str | None) -> list[str]:
+    """What each experiment of the workflow config costs, from the summaries under results/summary."""
+    if config_path is None:
+        return []
+    from mkbench.harness.config import load_config
+    from mkbench.harness.cost import estimate, to_markdown
+
+    frame = estimate(load_config(config_path))
+    hours = frame["estimated CPU h"].sum()
+    return [
+        "## What the workflow costs",
+        "",
+        f"CPU time of every fit job of `{config_path}` (one core each), from the committed summaries "
+        f"(`mkbench cost --config {config_path}`; see `mkbench.harness.cost`): {hours:.1f} CPU hours in all, "
+        f"at best {hours / 8:.1f} h on 8 cores, not counting each job's few seconds of start-up.",
+        "",
+        to_markdown(frame),
+        "",
+    ]
+
+
+def render(records: list[dict[str, Any]], figure: Path, out: Path, config: str | None = None) -> str:
     ratios = [r for record in records for r in record["ratios"]]
     with_goal = [r for r in ratios if r["goal"] is not None]
     try:
@@ -165,6 +186,7 @@ def render(records: list[dict[str, Any]], figure: Path, out: Path) -> str:
         "",
         f"![time against problem size, log-log]({figure_link})",
         "",
+        *cost_section(config),
         "## Notes",
         "",
         *[f"- {r['benchmark']}: {note}" for r in records for note in r["notes"]],
@@ -188,10 +210,11 @@ def main() -> None:
     cli.add_argument("records", nargs="+", help="benchmark JSON records (results/bench/*.json)")
     cli.add_argument("--out", default="results/BENCHMARKS.md")
     cli.add_argument("--figure", default="results/figures/bench-scaling.png")
+    cli.add_argument("--config", help="workflow config: add what its experiments cost (from results/summary)")
     args = cli.parse_args()
     records = read_records(args.records)
     n_series = plot_scaling(records, Path(args.figure))
-    write_text(args.out, render(records, Path(args.figure), Path(args.out)))
+    write_text(args.out, render(records, Path(args.figure), Path(args.out), args.config))
     by_issue = defaultdict(int)
     for record in records:
         by_issue[record["issue"]] += len(record["ratios"])

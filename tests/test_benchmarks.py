@@ -154,9 +154,14 @@ def test_dashboard(tmp_path, pricing_record):
     record.add_ratio("time ours / peer", _common.measure("ours", 1.0), _common.measure("peer", 5.0), 0.2, "<= 0.25")
     record.write()
     out, figure = tmp_path / "BENCHMARKS.md", tmp_path / "figures" / "scaling.png"
-    done = run("dashboard", str(pricing), str(scaling), "--out", str(out), "--figure", str(figure))
+    done = run("dashboard", str(pricing), str(scaling), "--out", str(out), "--figure", str(figure),
+               "--config", "config/smoke.yaml")
     assert done.returncode == 0, done.stderr
     text = out.read_text()
+    # the smoke experiments have no committed summary: every planned job is unmeasured
+    cost = text.split("## What the workflow costs")[1].split("##")[0]
+    assert "`mkbench cost --config config/smoke.yaml`" in cost
+    assert "| smoke-regression     |              6 |               0 |                 6 |" in cost
     assert "| issue | benchmark | what | ours vs peer | ratio | goal | met |" in text
     rows = [line for line in text.splitlines() if line.startswith(("| 3 |", "| 4 |"))]
     assert len(rows) == len(pricing_record["ratios"]) + 1

@@ -4,6 +4,7 @@
     mkbench datasets fetch NAME [--mirror DIR] [--data-home DIR]
     mkbench run --config FILE --experiment E --method M --dataset D [--seed S] [--split K] [--param P] [--out FILE]
     mkbench report --config FILE [--table NAME ...] [--reproduction FILE [--catalogue FILE]]
+    mkbench cost --config FILE
 
 Errors from mkbench (unknown names, bad config, missing data) are printed as one
 message, without a traceback, and the exit status is 2.
@@ -83,6 +84,16 @@ def _parser() -> argparse.ArgumentParser:
         help="catalogue of the papers' tables and figures (default: reproduction.yaml beside --config)",
     )
     report.set_defaults(func=_report)
+
+    cost = sub.add_parser(
+        "cost",
+        help="CPU time of every experiment: measured, and estimated for the planned jobs",
+        description="From the summaries under results/summary (one row per fit job and its fit and "
+        "predict seconds): per experiment of the config, the planned, measured and unmeasured jobs and "
+        "their CPU hours (see mkbench.harness.cost).",
+    )
+    cost.add_argument("--config", required=True, help="workflow config YAML")
+    cost.set_defaults(func=_cost)
     return parser
 
 
@@ -167,6 +178,13 @@ def _report(args) -> None:
         _write_tables(config, args.table or list(config["tables"]))
     if args.reproduction:
         _write_reproduction(config, args)
+
+
+def _cost(args) -> None:
+    from .config import load_config
+    from .cost import estimate, to_markdown
+
+    print(to_markdown(estimate(load_config(args.config))))
 
 
 def _write_reproduction(config: dict, args) -> None:
