@@ -53,6 +53,30 @@ def test_a_variant_within_tolerance_explains_a_value_and_declared_data_the_rest(
     ]
 
 
+def _noisy_table(root):
+    """d1/m1: ours 0.20 ± 0.032 (5 runs) vs paper 0.15 ± 0.05; d2/m1: ours 0.30 ± 0.007 vs paper 0.10 ± 0.05."""
+    ours = {("d1", "m1"): [0.20, 0.24, 0.16, 0.22, 0.18], ("d2", "m1"): [0.30, 0.31, 0.29, 0.30, 0.30]}
+    rows = [{"dataset": d, "method": m, "status": "optimal", "test_error": v} for (d, m), vs in ours.items() for v in vs]
+    reference = pd.DataFrame([{"paper": "p", "table": "T", "dataset": d, "method": "m1", "metric": "test_error",
+                               "mean": mean, "std": 0.05, "unit": "", "note": ""} for d, mean in (("d1", 0.15), ("d2", 0.10))])
+    (root / "results" / "tables").mkdir(parents=True, exist_ok=True)
+    write_table(pd.DataFrame(rows), ["test_error"], root / "results" / "tables" / "tab-a", caption="A", reference=reference)
+
+
+def test_a_difference_under_two_standard_errors_is_within_noise_when_the_paper_gives_its_runs(tmp_path):
+    _noisy_table(tmp_path)
+    # d1: |0.05| < 2 * sqrt(0.0316^2 / 5 + 0.05^2 / 5) = 0.053; d2: |0.20| > 2 * 0.0225
+    kinds = {a.gap.dataset: (a.kind, a.detail) for a in _assess(tmp_path, paper_runs=5).attributions}
+    assert kinds == {"d1": ("within noise", "+0.05, 2 s.e. 0.0529"), "d2": ("unexplained", "")}
+    # without the paper's run count the standard error is unknown: both are unexplained
+    assert {a.kind for a in _assess(tmp_path).attributions} == {"unexplained"}
+    # runs by data set: the paper's d1 value from 1000 runs is exact enough (2 s.e. 0.028) to tell 0.05 apart
+    kinds = {a.gap.dataset: a.kind for a in _assess(tmp_path, paper_runs={"d1": 1000, "*": 5}).attributions}
+    assert kinds == {"d1": "unexplained", "d2": "unexplained"}
+    kinds = {a.gap.dataset: a.kind for a in _assess(tmp_path, paper_runs={"d2": 1000, "*": 5}).attributions}
+    assert kinds == {"d1": "within noise", "d2": "unexplained"}
+
+
 def test_without_a_sensitivity_table_on_disk_every_value_outside_is_unexplained(tmp_path):
     _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.20]}}, {("d1", "m1", "test_error"): 0.10})
     result = _assess(tmp_path, sensitivity=[{"table": "tab-s", "variants": "{method}~"}])
@@ -64,8 +88,8 @@ def test_reproduction_md_counts_the_attributions_against_the_compared_values(tmp
            {("d1", "m1", "test_error"): 0.10, ("d2", "m1", "test_error"): 0.10})
     path = _catalogue(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02})])
     text = build_reproduction(SENSITIVE, path, root=tmp_path)
-    assert ("Compared values: 2; within tolerance: 1; outside: 1 (0 explained by an ablation, 0 data differs, "
-            "1 unexplained). Unexplained: 50% of the compared values") in text
+    assert ("Compared values: 2; within tolerance: 1; outside: 1 (0 within noise, 0 explained by an ablation, "
+            "0 data differs, 1 unexplained). Unexplained: 50% of the compared values") in text
     assert "- Table 1, outside tolerance: unexplained: 1 (d1 / m1 / test_error)." in text
 
 

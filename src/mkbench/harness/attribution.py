@@ -2,6 +2,11 @@
 
 A catalogue entry (``config/reproduction.yaml``) may name
 
+* ``paper_runs``: how many runs each of the paper's means and standard deviations
+  comes from (one number, or one per data set with ``"*"`` for the others). A deviating cell is then *within noise* when ours and the paper's
+  differ by less than two standard errors of the difference,
+  ``sqrt(sd_ours^2 / n_ours + sd_paper^2 / n_paper)``: the runs of either side do
+  not establish a difference (a two-sample test at about the 5% level);
 * ``sensitivity``: tables of ablations over the choices the paper leaves open,
   whose rows are the compared methods under another reading, named by a prefix
   template such as ``"{method}~"`` (``cgboost-l1-R~raw-pixels``). A deviating
@@ -26,8 +31,8 @@ import pandas as pd
 
 from .catalogue import Entry, Gap
 
-#: The three kinds of attribution, in the order they are tried.
-KINDS = ("explained by an ablation", "data differs", "unexplained")
+#: The kinds of attribution, in the order they are tried.
+KINDS = ("within noise", "explained by an ablation", "data differs", "unexplained")
 
 
 @dataclass(frozen=True)
@@ -40,7 +45,7 @@ class Attribution:
 
     def __str__(self) -> str:
         cell = f"{self.gap.dataset} / {self.gap.method} / {self.gap.metric}"
-        return f"{cell} ({self.detail})" if self.kind == KINDS[0] else cell
+        return f"{cell} ({self.detail})" if self.kind in KINDS[:2] else cell
 
 
 def attribute(entry: Entry, gaps: list[Gap], root: str | os.PathLike = ".") -> list[Attribution]:
@@ -59,12 +64,15 @@ def attribute(entry: Entry, gaps: list[Gap], root: str | os.PathLike = ".") -> l
                 if abs(gap.tolerance.gap(float(row.ours_mean), gap.paper)) <= gap.tolerance.value
             ]
         reasons = [reason for datasets, reason in entry.data_differs if gap.dataset in datasets]
-        if within:
-            out.append(Attribution(gap, KINDS[0], "within tolerance: " + ", ".join(within)))
+        error = gap.standard_error(entry.runs_of(gap.dataset))
+        if abs(gap.ours - gap.paper) < 2 * error:  # False when the error is unknown (nan)
+            out.append(Attribution(gap, KINDS[0], f"{gap.ours - gap.paper:+.3g}, 2 s.e. {2 * error:.3g}"))
+        elif within:
+            out.append(Attribution(gap, KINDS[1], "within tolerance: " + ", ".join(within)))
         elif reasons:
-            out.append(Attribution(gap, KINDS[1], reasons[0]))
+            out.append(Attribution(gap, KINDS[2], reasons[0]))
         else:
-            out.append(Attribution(gap, KINDS[2]))
+            out.append(Attribution(gap, KINDS[3]))
     return out
 
 
@@ -85,6 +93,6 @@ def describe(attributions: list[Attribution], most: int | None = None) -> list[s
         cells = sorted((a for a in attributions if a.kind == kind), key=lambda a: -a.gap.excess)
         if cells:
             shown = "; ".join(str(a) for a in cells[:most]) + ("; ..." if most is not None and len(cells) > most else "")
-            reasons = sorted({a.detail for a in cells}) if kind == KINDS[1] else []
+            reasons = sorted({a.detail for a in cells}) if kind == KINDS[2] else []
             lines.append(f"{kind}: {len(cells)} ({shown})" + "".join(f", {reason}" for reason in reasons))
     return lines

@@ -93,6 +93,12 @@ _SCHEMA = {
                             },
                         },
                     },
+                    "paper_runs": {
+                        "oneOf": [
+                            {"type": "integer", "minimum": 2},
+                            {"type": "object", "minProperties": 1, "additionalProperties": {"type": "integer", "minimum": 2}},
+                        ]
+                    },
                     "paper_grids": {
                         "type": "array",
                         "minItems": 1,
@@ -156,6 +162,9 @@ class Gap:
     ours: float
     paper: float
     tolerance: Tolerance
+    ours_sd: float = math.nan
+    ours_n: int = 0
+    paper_sd: float = math.nan
 
     @property
     def gap(self) -> float:
@@ -165,6 +174,12 @@ class Gap:
     def excess(self) -> float:
         """``|gap| / tolerance``: above 1 the value deviates."""
         return abs(self.gap) / self.tolerance.value
+
+    def standard_error(self, paper_runs: int | None) -> float:
+        """Standard error of ours - paper from both sides' spread over runs (nan if either is unknown)."""
+        if not paper_runs or self.ours_n < 2:
+            return math.nan
+        return math.sqrt(self.ours_sd**2 / self.ours_n + self.paper_sd**2 / paper_runs)
 
     def __str__(self) -> str:
         if self.tolerance.relative:
@@ -198,6 +213,14 @@ class Entry:
     #: (parameter, methods or None for all, the paper's words): grids the paper states; a choice
     #: at their edge follows the paper's protocol and is flagged apart from our too-short grids.
     paper_grids: tuple[tuple[str, tuple[str, ...] | None, str], ...] = ()
+    #: Runs behind each of the paper's means and standard deviations, by data set ("*": any other),
+    #: as its text says.
+    paper_runs: tuple[tuple[str, int], ...] = ()
+
+    def runs_of(self, dataset: str) -> int | None:
+        """How many runs the paper's value on ``dataset`` comes from, if its text says."""
+        runs = dict(self.paper_runs)
+        return runs.get(dataset, runs.get("*"))
 
     @property
     def targets(self) -> list[str]:
@@ -330,7 +353,13 @@ def _entry(spec: dict) -> Entry:
         note=spec.get("note", ""),
         sensitivity=tuple((s["table"], s["variants"]) for s in spec.get("sensitivity", ())),
         data_differs=tuple((tuple(d["datasets"]), d["reason"]) for d in spec.get("data_differs", ())),
+        paper_runs=tuple(_runs(spec["paper_runs"]).items()) if "paper_runs" in spec else (),
         paper_grids=tuple(
             (g["parameter"], tuple(g["methods"]) if "methods" in g else None, g["quote"]) for g in spec.get("paper_grids", ())
         ),
     )
+
+
+def _runs(spec: int | dict[str, int]) -> dict[str, int]:
+    """``paper_runs`` as a mapping data set -> runs: a number applies to every data set ("*")."""
+    return {"*": spec} if isinstance(spec, int) else dict(spec)

@@ -89,7 +89,9 @@ def compare_tables(entry: Entry, root: str | os.PathLike = ".") -> tuple[list[Ga
             )
     ours = published["ours_mean"].notna()
     gaps = [
-        Gap(row.dataset, row.method, row.metric, float(row.ours_mean), float(row.paper_mean), tolerances[row.metric])
+        Gap(row.dataset, row.method, row.metric, float(row.ours_mean), float(row.paper_mean), tolerances[row.metric],
+            ours_sd=float(row.ours_std), ours_n=int(row.n) if pd.notna(getattr(row, "n", None)) else 0,
+            paper_sd=float(row.paper_std))
         for row in published[ours].itertuples()
     ]
     missing = [f"{row.dataset} / {row.method} / {row.metric}" for row in published[~ours].itertuples()]
@@ -282,7 +284,9 @@ def _attribution_summary(assessments: list[Assessment]) -> list[str]:
     parts = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS)
     return [
         f"Compared values: {compared}; within tolerance: {compared - outside}; outside: {outside} ({parts}). "
-        f"Unexplained: {counts[KINDS[2]] / compared:.0%} of the compared values (target: at most 10%); "
+        f"Unexplained: {counts[KINDS[-1]] / compared:.0%} of the compared values (target: at most 10%). "
+        "A value is within noise when it differs from the paper's by less than two standard errors of the "
+        "difference (both sides' standard deviations over their runs; only where the paper says how many runs); "
         "an ablation explains a value when a variant of its method in a sensitivity table is within tolerance.",
         "",
     ]
