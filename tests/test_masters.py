@@ -212,7 +212,8 @@ def test_lp_resolve_is_warm(problem):
 def test_lp_failure_raises_or_records(problem):
     K, y, _ = problem
     limited = {"simplex_iteration_limit": 0, "presolve": "off"}
-    with pytest.raises(SolverError, match=r"status 'Iteration limit reached'.*50 data rows, 150 columns"):
+    with pytest.raises(SolverError, match=r"status 'Iteration limit reached'.*50 data rows, 150 columns.*"
+                                          r"not used\. Scale the inputs .*or lower C\.$"):
         solve_lp(K, y, C, options=limited)
     record = solve_lp(K, y, C, options=limited, on_failure="record")
     assert not record.optimal and record.status == "Iteration limit reached"
@@ -327,12 +328,13 @@ def test_qp_nonneg_duality_gap_is_primal_minus_dual(problem):
 
 def test_qp_failure_raises_or_records(problem):
     K, y, _ = problem
-    with pytest.raises(SolverError, match=r"status 'maximum iterations reached'.*50 data rows, 150 columns"):
+    with pytest.raises(SolverError, match=r"status 'maximum iterations reached'.*50 data rows, 150 columns.*"
+                                          r"Use solver='clarabel'"):
         solve_qp(K, y, C, solver="osqp", max_iter=5)
     record = solve_qp(K, y, C, solver="osqp", max_iter=5, on_failure="record")
     assert record.status == "maximum iterations reached" and record.iterations == 5
     assert np.isnan(record.objective) and np.all(np.isnan(record.alpha))
-    with pytest.raises(SolverError, match=r"clarabel stopped with status 'MaxIterations'"):
+    with pytest.raises(SolverError, match=r"clarabel stopped with status 'MaxIterations'.*Scale the inputs"):
         solve_qp(K, y, C, settings={"max_iter": 2})
     with pytest.raises(ValueError, match="solver='cplex' is not one of 'clarabel', 'osqp'"):
         QPMaster(y, C, solver="cplex")
@@ -452,7 +454,8 @@ def test_make_qp_master_backends(problem):
 
 def test_svm_dual_failure_raises_or_records(problem):
     K, y, _ = problem
-    with pytest.raises(SolverError, match=r"libsvm stopped with status 'max_iter reached'.*50 data rows, 150 columns"):
+    with pytest.raises(SolverError, match=r"libsvm stopped with status 'max_iter reached'.*50 data rows, 150 columns.*"
+                                          r"Use solver='clarabel'"):
         SVMDualMaster(y, C, columns=K, max_iter=2).solve()
     record = SVMDualMaster(y, C, columns=K, max_iter=2, on_failure="record").solve()
     assert record.status == "max_iter reached" and np.isnan(record.objective)

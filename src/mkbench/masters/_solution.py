@@ -235,6 +235,16 @@ def add_outer(G: np.ndarray, K: np.ndarray, scale: float = 1.0) -> np.ndarray:
     return dgemm(scale, K, K, beta=1.0, c=G.T, trans_b=True, overwrite_c=True).T
 
 
+#: What to change when an interior-point or simplex master fails.
+SCALE_REMEDY = "Scale the inputs (e.g. sklearn.preprocessing.StandardScaler) or lower C."
+
+#: What to change when a first-order or decomposition master (SMO, dual CD, ADMM) fails.
+SOLVER_REMEDY = (
+    "Use solver='clarabel' (an interior point: it reaches the optimum where SMO, coordinate descent "
+    "and ADMM stall, e.g. on kernel columns of very different scales), or scale the inputs."
+)
+
+
 def failure(
     *,
     solver: str,
@@ -246,19 +256,21 @@ def failure(
     iterations: int,
     seconds: float,
     on_failure: str,
+    remedy: str = SCALE_REMEDY,
 ) -> MasterSolution:
     """Report a solve that did not end optimal: raise SolverError, or return a NaN record.
 
     Raises
     ------
     SolverError
-        When ``on_failure == "raise"``; the message names the status and the problem size.
+        When ``on_failure == "raise"``; the message names the status, the problem size
+        and ``remedy``, what the user can change.
     """
     if on_failure == "raise":
         raise SolverError(
             f"{solver} stopped with status {status!r} on the restricted {problem} "
             f"({n_rows} data rows, {n_columns} columns) after {iterations} iterations; "
-            "its solution was not used (pass on_failure='record' to get a record with this status instead)"
+            f"its solution was not used. {remedy}"
         )
 
     def nan(size: int) -> np.ndarray:

@@ -39,6 +39,7 @@ from .._libsvm import solve_precomputed
 from ._solution import (
     ON_FAILURE,
     OPTIMAL,
+    SOLVER_REMEDY,
     ColumnStore,
     FreeSignQPPricing,
     MasterSolution,
@@ -157,6 +158,7 @@ class SVMDualMaster(FreeSignQPPricing):
             iterations=iterations,
             seconds=seconds,
             on_failure=self.on_failure,
+            remedy=SOLVER_REMEDY,
         )
 
     def _solution(self, w: np.ndarray, b: float, alpha: np.ndarray, iterations: int, seconds: float) -> MasterSolution:

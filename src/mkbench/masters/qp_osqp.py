@@ -42,6 +42,8 @@ from ._solution import (
     INTERCEPTS,
     ON_FAILURE,
     OPTIMAL,
+    SCALE_REMEDY,
+    SOLVER_REMEDY,
     ColumnStore,
     MasterSolution,
     as_column_block,
@@ -248,6 +250,7 @@ class QPMaster:
                 iterations=iterations,
                 seconds=seconds,
                 on_failure=self.on_failure,
+                remedy=SOLVER_REMEDY if self.solver == "osqp" else SCALE_REMEDY,
             )
         self._warm = (x, y)
         m, n_b = self.n_constraints, self._n_b

@@ -39,6 +39,7 @@ import numpy as np
 from ._solution import (
     ON_FAILURE,
     OPTIMAL,
+    SOLVER_REMEDY,
     ColumnStore,
     FreeSignQPPricing,
     MasterSolution,
@@ -240,6 +241,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
             iterations=iterations,
             seconds=seconds,
             on_failure=self.on_failure,
+            remedy=SOLVER_REMEDY,
         )
 
     def _record(self, alpha: np.ndarray, b: float, outputs: np.ndarray, iterations: int, seconds: float) -> MasterSolution:
