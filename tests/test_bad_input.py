@@ -405,7 +405,8 @@ def test_missing_reference_file_stops_report_before_any_table_is_written(workdir
 
 def test_a_table_over_two_experiments_reads_the_records_of_both(workdir, record, capsys):
     config = _config()
-    config["experiments"]["tiny-too"] = config["experiments"]["tiny"]
+    tiny = config["experiments"]["tiny"]
+    config["experiments"]["tiny-too"] = {**tiny, "methods": {"krr-too": tiny["methods"]["krr"]}}  # labels differ
     config["tables"]["both"] = {"experiment": ["tiny", "tiny-too"], "caption": "two", "metrics": ["test_mse"]}
     _write_config(config)
     _with_record(record)
