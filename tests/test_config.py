@@ -5,7 +5,14 @@ import pytest
 import yaml
 
 from mkbench.exceptions import ConfigError
-from mkbench.harness.config import load_config, param_settings, plan_jobs, validate_config
+from mkbench.harness.config import (
+    canonical_json,
+    job_identity,
+    load_config,
+    param_settings,
+    plan_jobs,
+    validate_config,
+)
 
 from .conftest import ROOT
 
@@ -104,3 +111,73 @@ def test_param_settings_expand_grid_in_sorted_key_order():
     assert list(settings) == ["C=10,nu=1", "C=10,nu=0.1"]
     assert settings["C=10,nu=0.1"] == {"search": "grid", "C": 10, "nu": 0.1}
     assert param_settings({"estimator": "svr"}) == {"default": {}}
+
+
+@pytest.mark.parametrize(
+    "spoil, message",
+    [
+        (lambda c: c["experiments"]["smoke-regression"]["methods"]["svr"]["params"].update(max_evalz=9),
+         "at experiments/smoke-regression/methods/svr/params: method 'svr' has no parameter(s) max_evalz; "
+         "valid parameters: max_evals, n_jobs, param_grid, random_state, refit, search, validation_fraction"),
+        (lambda c: c["experiments"]["smoke-classification"]["methods"]["cgboost-qp"]["grid"].update(c=[1.0]),
+         "at experiments/smoke-classification/methods/cgboost-qp/grid: method 'cgboost' has no parameter(s) c; "
+         "valid parameters: C, callback,"),
+        (lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"]["param_grid"].update(CC=[1.0]),
+         "at experiments/smoke-cgens/methods/cgens/params/param_grid: method 'cgens' has no parameter(s) CC; "
+         "valid parameters: C, gamma,"),
+        (lambda c: c["experiments"]["smoke-cgens"]["methods"]["adaboost"]["params"]["params"].update(random_sate=0),
+         "at experiments/smoke-cgens/methods/adaboost/params/params: method 'adaboost' has no parameter(s) "
+         "random_sate; valid parameters: "),  # scikit-learn's AdaBoostClassifier: its list depends on the version
+        (lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"].update(n_iter=[5]),
+         "at experiments/smoke-cgens/methods/cgens/params: method 'staged-cv' has no parameter(s) n_iter; "
+         "valid parameters: cv, method, n_iters, param_grid, params, random_state, svc_bandwidth_grid"),
+        (lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"].update(method="cgenz"),
+         "at experiments/smoke-cgens/methods/cgens/params: unknown method 'cgenz'; known methods: adaboost,"),
+    ],
+    ids=["params", "grid", "wrapped-grid", "wrapped-params", "wrapper", "wrapped-method"],
+)
+def test_unknown_method_parameter_names_it_where_it_is_and_the_valid_ones(smoke, spoil, message):
+    spoil(smoke)
+    with pytest.raises(ConfigError) as err:
+        validate_config(smoke)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "protocol, message",
+    [
+        ({"name": "kfold", "n_fold": 3},
+         "at protocols/cv3: protocol 'kfold' has no parameter(s) n_fold; its parameters: n_folds, shuffle, stratify"),
+        ({"name": "kfold"}, "at protocols/cv3: protocol 'kfold' needs n_folds"),
+        ({"name": "loo", "n_sample": 10},
+         "at protocols/cv3: protocol 'loo' has no parameter(s) n_sample; its parameters: n_samples"),
+    ],
+    ids=["typo", "missing", "planning-key"],
+)
+def test_unknown_or_missing_protocol_parameter_is_named(smoke, protocol, message):
+    smoke["protocols"]["cv3"] = protocol
+    with pytest.raises(ConfigError) as err:
+        validate_config(smoke)
+    assert message in str(err.value)
+
+
+def test_protocols_taking_sizes_from_the_data_set_need_only_their_own(smoke):
+    smoke["protocols"]["cv3"] = {"name": "raetsch", "n_repeats": 2}  # n_train, n_test: the IDA sizes
+    validate_config(smoke)
+
+
+def test_job_identity_changes_with_its_own_method_only(smoke):
+    before = validate_config(copy.deepcopy(smoke))
+    smoke["experiments"]["smoke-regression"]["methods"]["svr"]["params"]["max_evals"] = 9
+    smoke["experiments"]["smoke-regression"]["title"] = "a new title"  # not part of any record
+    after = validate_config(smoke)
+    changed = {
+        (job.method, job.split) for job in plan_jobs(before)
+        if canonical_json(job_identity(before, job)) != canonical_json(job_identity(after, job))
+    }
+    assert changed == {("svr", 0), ("svr", 1), ("svr", 2)}
+    job = next(job for job in plan_jobs(after) if job.method == "cgboost-qp" and job.param == "C=0.1")
+    identity = job_identity(after, job)
+    assert identity["params"] == {"kernels": "L,Q,R", "penalty": "l2", "positive": True, "max_iter": 30, "C": 0.1}
+    assert "grid" not in identity and identity["preprocess"] == "standardize"
+    assert identity["protocol"] == {"name": "random", "test_size": 0.3, "n_repeats": 2, "stratify": True}

@@ -105,15 +105,19 @@ RECORD_KEYS = {"experiment", "method", "param", "dataset", "protocol", "seed", "
                "status", "fit_seconds", "predict_seconds", "n_train", "n_test", "versions", "host", "finished"}
 
 
-@pytest.fixture(scope="module")
-def workdir(tmp_path_factory):
-    """A private working copy of the workflow with a small config, ``small.yaml``."""
-    folder = tmp_path_factory.mktemp("workflow-copy")
+def workflow_copy(folder, methods):
+    """Copy the workflow into ``folder`` with the smoke config restricted to ``methods`` as ``small.yaml``."""
     for item in ("workflow", "config"):
         shutil.copytree(ROOT / item, folder / item)
     shutil.copy(ROOT / "environment.yml", folder)  # the rules' conda: file, hashed into Snakemake's metadata
-    _smoke_subset(folder / "small.yaml", KILL_METHODS)
+    _smoke_subset(folder / "small.yaml", methods)
     return folder
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory):
+    """A private working copy of the workflow with a small config, ``small.yaml``."""
+    return workflow_copy(tmp_path_factory.mktemp("workflow-copy"), KILL_METHODS)
 
 
 def _snakemake(workdir, *args):

@@ -1,9 +1,10 @@
 import os
 
-from mkbench.harness.config import plan_jobs, split_path, validate_config
+from mkbench.harness.config import canonical_json, job_identity, job_of, plan_jobs, validate_config
 
-# Validate against the package's JSON schema (mkbench/harness/config.schema.yaml): errors
-# name the wrong key and why. Defaults are filled in place.
+# Validate against the package's JSON schema (mkbench/harness/config.schema.yaml), and every
+# method's and protocol's parameters against the ones they accept: errors name the wrong key,
+# where it is and why. Defaults are filled in place.
 validate_config(config)
 
 JOBS = plan_jobs(config)
@@ -33,8 +34,24 @@ def all_outputs():
 
 def get_split(wildcards):
     """The split file a fit job reads: its experiment fixes the protocol."""
-    protocol = config["experiments"][wildcards.experiment]["protocol"]
-    return split_path(wildcards.dataset, protocol, int(wildcards.seed), int(wildcards.split))
+    return job_of(config, wildcards).split_path
+
+
+# Rerun triggers: what a job's output depends on in the config, as a canonical JSON string in
+# the job's params. Snakemake reruns a job whose params changed since its output was written
+# (--rerun-triggers, params by default), and then every job downstream of it.
+def fit_identity(wildcards):
+    """A fit job's estimator, parameters of its grid setting, preprocessing and protocol."""
+    return canonical_json(job_identity(config, job_of(config, wildcards)))
+
+
+def config_entry(section, wildcard):
+    """The params function of a job drawn from ``config[section][<its wildcard>]`` (a protocol, table, figure)."""
+
+    def _entry(wildcards):
+        return canonical_json(config[section][getattr(wildcards, wildcard)])
+
+    return _entry
 
 
 def get_records(wildcards):
@@ -52,3 +69,9 @@ def get_summary(kind):
         return [f"results/summary/{experiment}{suffix}" for experiment in experiments]
 
     return _summary
+
+
+def get_reference(wildcards):
+    """The CSV of the paper's published values a table shows beside ours, if any."""
+    reference = config["tables"][wildcards.table].get("reference")
+    return [os.path.join(config["reference_dir"], reference["file"])] if reference else []

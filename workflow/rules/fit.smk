@@ -8,6 +8,8 @@ rule fit:
         "results/logs/fit/{experiment}/{dataset}/{method}/{param}/seed{seed}-split{split}.log",
     benchmark:
         "results/benchmarks/fit/{experiment}/{dataset}/{method}/{param}/seed{seed}-split{split}.tsv"
+    params:
+        identity=fit_identity,
     threads: 1
     resources:
         runtime=60,

@@ -26,7 +26,8 @@ rule aggregate:
 # itself (the report displays .md and .csv files only as downloads).
 rule table:
     input:
-        get_summary("tables"),
+        summaries=get_summary("tables"),
+        reference=get_reference,
     output:
         csv="results/tables/{table}.csv",
         md=report(
@@ -40,6 +41,8 @@ rule table:
         "results/logs/table/{table}.log",
     benchmark:
         "results/benchmarks/table/{table}.tsv"
+    params:
+        spec=config_entry("tables", "table"),
     resources:
         runtime=5,
         mem_mb=1000,
@@ -65,6 +68,8 @@ rule figure:
         "results/logs/figure/{figure}.log",
     benchmark:
         "results/benchmarks/figure/{figure}.tsv"
+    params:
+        spec=config_entry("figures", "figure"),
     resources:
         runtime=5,
         mem_mb=1000,

@@ -7,6 +7,8 @@ rule split:
         "results/logs/split/{dataset}/{protocol}/seed{seed}-split{split}.log",
     benchmark:
         "results/benchmarks/split/{dataset}/{protocol}/seed{seed}-split{split}.tsv"
+    params:
+        protocol=config_entry("protocols", "protocol"),
     resources:
         runtime=5,
         mem_mb=2000,

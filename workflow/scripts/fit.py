@@ -4,14 +4,12 @@ import sys
 sys.stderr = open(snakemake.log[0], "w", buffering=1)
 
 from mkbench._io import write_json
-from mkbench.harness.config import Job
+from mkbench.harness.config import job_of
 from mkbench.harness.experiment import run_configured_job
 from mkbench.harness.prepare import load_prepared
 from mkbench.harness.splits import load_split
 
-w = snakemake.wildcards
-protocol = snakemake.config["experiments"][w.experiment]["protocol"]
-job = Job(w.experiment, w.method, w.param, w.dataset, protocol, int(w.seed), int(w.split))
+job = job_of(snakemake.config, snakemake.wildcards)
 split, _ = load_split(snakemake.input.split)
 record = run_configured_job(snakemake.config, job, load_prepared(snakemake.input.data), split)
 write_json(snakemake.output[0], record)

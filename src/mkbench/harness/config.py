@@ -1,14 +1,19 @@
 """Workflow configuration: validation against the JSON schema, and job planning.
 
 :func:`load_config` validates a YAML file against ``config.schema.yaml`` (shipped
-with the package, so ``mkbench run`` and the Snakefile check the same rules) and
-names the wrong key and the reason. :func:`plan_jobs` expands the experiments
-into one job per experiment x method x parameter setting x data set x seed x split.
+with the package, so ``mkbench run`` and the Snakefile check the same rules), and
+every method's and protocol's parameters against the ones the estimator and the
+protocol accept; errors name the wrong key and the reason. :func:`plan_jobs` expands
+the experiments into one job per experiment x method x parameter setting x data set
+x seed x split, and :func:`job_identity` is everything of the config one job's record
+depends on (the workflow reruns a job when it changes).
 """
 
 from __future__ import annotations
 
+import inspect
 import itertools
+import json
 import os
 from dataclasses import dataclass
 from importlib import resources
@@ -90,6 +95,7 @@ def validate_config(config: Any) -> dict[str, Any]:
     check_schema(config, schema, "config")
     _fill_defaults(config, schema)
     _check_references(config)
+    _check_parameters(config)
     return config
 
 
@@ -162,6 +168,60 @@ def _check_references(config: dict) -> None:
         raise ConfigError("invalid config:\n" + "\n".join(problems))
 
 
+def _check_parameters(config: dict) -> None:
+    """Raise a ConfigError listing every method or protocol parameter that is not one they accept."""
+    problems = [
+        line for name, protocol in config["protocols"].items()
+        for line in _protocol_problems(protocol, f"protocols/{name}")
+    ]
+    for name, exp in config["experiments"].items():
+        for label, spec in exp["methods"].items():
+            problems += _method_problems(spec, f"experiments/{name}/methods/{label}")
+    if problems:
+        raise ConfigError("invalid config:\n" + "\n".join(f"  {line}" for line in problems))
+
+
+def _method_problems(spec: dict, where: str) -> list[str]:
+    """Unknown parameters (and wrapped methods) in one method entry of the config (``where``: its path)."""
+    from ..exceptions import UnknownNameError
+    from .methods import METHODS, parameter_problems
+
+    if spec["estimator"] not in METHODS:
+        return []  # _check_references has said so
+    try:
+        return [
+            *parameter_problems(spec["estimator"], spec["params"], f"{where}/params"),
+            *parameter_problems(spec["estimator"], dict.fromkeys(spec["grid"]), f"{where}/grid"),
+        ]
+    except UnknownNameError as exc:  # a wrapped method (staged-cv's method)
+        return [f"at {where}/params: {exc}"]
+
+
+#: Keys a protocol of the config takes beyond its parameters: ``loo`` needs the data set's size to plan its jobs.
+PLANNING_KEYS = {"loo": ("n_samples",)}
+
+
+def _protocol_problems(protocol: dict, where: str) -> list[str]:
+    """Unknown and missing parameters of one protocol of the config (``where``: its path)."""
+    from .experiment import FROM_DATASET
+    from .splits import protocol_parameters
+
+    kind = protocol["name"]
+    declared = protocol_parameters(kind)
+    planning = PLANNING_KEYS.get(kind, ())
+    valid = [*declared, *planning]
+    unknown = sorted(set(protocol) - {"name", *valid})
+    required = [key for key, default in declared.items() if default is inspect.Parameter.empty] + list(planning)
+    missing = [key for key in required if key not in protocol and key not in FROM_DATASET.get(kind, ())]
+    problems = [
+        f"at {where}: protocol {kind!r} has no parameter(s) {', '.join(unknown)}; "
+        f"its parameters: {', '.join(valid) or 'none'}"
+    ] if unknown else []
+    if missing:
+        problems.append(f"at {where}: protocol {kind!r} needs {', '.join(missing)}")
+    return problems
+
+
 def param_settings(method_spec: dict) -> dict[str, dict[str, Any]]:
     """Expand a method's ``grid`` into named parameter settings.
 
@@ -194,6 +254,47 @@ def n_splits(protocol: dict[str, Any]) -> int:
             raise ConfigError("protocol loo needs n_samples (the data set size) for planning")
         return int(protocol["n_samples"])
     raise ConfigError(f"unknown protocol {name!r}")
+
+
+def job_of(config: dict[str, Any], wildcards: Any) -> Job:
+    """The fit job of ``config`` whose wildcards (experiment, method, param, dataset, seed, split) are given."""
+    protocol = config["experiments"][wildcards.experiment]["protocol"]
+    return Job(
+        wildcards.experiment, wildcards.method, wildcards.param, wildcards.dataset, protocol,
+        int(wildcards.seed), int(wildcards.split),
+    )
+
+
+def job_identity(config: dict[str, Any], job: Job) -> dict[str, Any]:
+    """Everything of ``config`` that ``job``'s record depends on, resolved for the job.
+
+    Parameters
+    ----------
+    config : dict
+        A validated config (defaults filled in).
+    job : Job
+        One of its planned jobs.
+
+    Returns
+    -------
+    dict
+        The method's entry with ``params`` resolved to the job's grid setting (and
+        ``grid`` left out), the experiment's ``preprocess``, and the ``protocol``'s
+        entry. Titles, captions and the other jobs of the experiment are not part of it.
+    """
+    exp = config["experiments"][job.experiment]
+    method = exp["methods"][job.method]
+    return {
+        **{key: value for key, value in method.items() if key != "grid"},
+        "params": param_settings(method)[job.param],
+        "preprocess": exp["preprocess"],
+        "protocol": config["protocols"][job.protocol],
+    }
+
+
+def canonical_json(value: Any) -> str:
+    """``value`` as JSON with sorted keys and no spaces: equal values give equal strings."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
 def plan_jobs(config: dict[str, Any], experiments: list[str] | None = None) -> list[Job]:

@@ -265,6 +265,11 @@ def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+#: Protocol parameters that :func:`protocol_splits` takes from the data set's metadata, so that
+#: a config need not give them.
+FROM_DATASET = {"raetsch": ("n_train", "n_test", "predefined"), "official": ("train_idx", "test_idx")}
+
+
 def protocol_splits(config: dict, protocol: str, dataset, seed: int) -> list[dict[str, np.ndarray]]:
     """Every split of ``dataset`` under the named ``protocol`` of ``config`` for ``seed``.
 
@@ -289,11 +294,14 @@ def protocol_splits(config: dict, protocol: str, dataset, seed: int) -> list[dic
 
 
 def run_configured_job(config: dict, job, dataset, split: dict[str, np.ndarray]) -> dict[str, Any]:
-    """Run :func:`run_job` for a planned :class:`mkbench.harness.config.Job` of ``config``."""
-    from .config import param_settings
+    """Run :func:`run_job` for a planned :class:`mkbench.harness.config.Job` of ``config``.
 
-    exp = config["experiments"][job.experiment]
-    spec = exp["methods"][job.method]
+    The fit reads only the job's identity (:func:`mkbench.harness.config.job_identity`),
+    which the workflow makes a rerun trigger of the job.
+    """
+    from .config import job_identity
+
+    identity = job_identity(config, job)
     ids = {
         "experiment": job.experiment,
         "protocol": job.protocol,
@@ -305,11 +313,11 @@ def run_configured_job(config: dict, job, dataset, split: dict[str, np.ndarray])
         dataset,
         split,
         method=job.method,
-        estimator=spec["estimator"],
-        params=param_settings(spec)[job.param],
+        estimator=identity["estimator"],
+        params=identity["params"],
         ids=ids,
-        preprocess=exp["preprocess"],
-        trace=tuple(spec.get("trace", ())),
-        fit_unlabeled=spec.get("fit_unlabeled", False),
-        count_features=spec.get("count_features", False),
+        preprocess=identity["preprocess"],
+        trace=tuple(identity.get("trace", ())),
+        fit_unlabeled=identity.get("fit_unlabeled", False),
+        count_features=identity.get("count_features", False),
     )

@@ -7,7 +7,9 @@ only when a job asks for it, so ``mkbench --help`` stays fast. Later methods
 
 from __future__ import annotations
 
+import functools
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 from sklearn.base import BaseEstimator
@@ -56,21 +58,86 @@ def method_class(name: str) -> type[BaseEstimator]:
     return getattr(importlib.import_module(module), attr)
 
 
+@functools.cache
+def method_parameters(name: str) -> tuple[str, ...]:
+    """The parameters the estimator registered under ``name`` accepts (its ``get_params()``), sorted."""
+    return tuple(sorted(method_class(name)().get_params(deep=False)))
+
+
+def wrapped_parameters(name: str, params: Mapping[str, Any]) -> list[tuple[str, str, Mapping[str, Any]]]:
+    """The parameters that method ``name`` passes on to other registered methods.
+
+    Only ``staged-cv`` (:class:`mkbench.boosting.StagedSearchCV`) wraps others: it fits
+    its ``method`` with ``params`` and, per grid point, ``param_grid``; with
+    ``svc_bandwidth_grid`` it first cross-validates ``svc-rbf`` over that grid.
+
+    Parameters
+    ----------
+    name : str
+        A registered method.
+    params : mapping
+        Its parameters.
+
+    Returns
+    -------
+    list of (str, str, mapping)
+        ``(key, method, parameters)``: ``params[key]`` holds parameters (or lists of
+        values) of the registered method ``method``.
+    """
+    if name != "staged-cv":
+        return []
+    inner = params.get("method", method_class(name)().get_params(deep=False)["method"])
+    holders = {"params": inner, "param_grid": inner, "svc_bandwidth_grid": "svc-rbf"}
+    return [(key, method, params[key]) for key, method in holders.items() if params.get(key)]
+
+
+def parameter_problems(name: str, params: Mapping[str, Any], where: str) -> list[str]:
+    """Say which of ``params`` method ``name`` does not accept, and likewise for the methods it wraps.
+
+    Parameters
+    ----------
+    name : str
+        A registered method.
+    params : mapping
+        Its parameters (only their names are checked).
+    where : str
+        Where ``params`` sit (e.g. ``experiments/e/methods/m/params``); a wrapped
+        method's parameters sit under ``<where>/<key>``.
+
+    Returns
+    -------
+    list of str
+        One ``"at <where>: ..."`` line per problem, naming the unknown parameters and
+        the valid ones; empty if every name is valid.
+
+    Raises
+    ------
+    UnknownNameError
+        If ``name``, or a method it wraps, is not registered.
+    """
+    valid = method_parameters(name)
+    unknown = sorted(set(params) - set(valid))
+    problems = [
+        f"at {where}: method {name!r} has no parameter(s) {', '.join(unknown)}; "
+        f"valid parameters: {', '.join(valid)}"
+    ] if unknown else []
+    for key, method, inner in wrapped_parameters(name, params):
+        problems += parameter_problems(method, inner, f"{where}/{key}")
+    return problems
+
+
 def make_method(name: str, params: dict[str, Any] | None = None) -> BaseEstimator:
     """Instantiate the estimator ``name`` with ``params``.
 
     Raises
     ------
     ConfigError
-        If a parameter is not one the estimator accepts; the message lists them.
+        If a parameter is not one the estimator (or a method it wraps) accepts;
+        the message lists the valid ones.
     """
     cls = method_class(name)
     params = dict(params or {})
-    valid = cls().get_params(deep=False)
-    unknown = sorted(set(params) - set(valid))
-    if unknown:
-        raise ConfigError(
-            f"method {name!r} has no parameter(s) {', '.join(unknown)}; "
-            f"valid parameters: {', '.join(sorted(valid))}"
-        )
+    problems = parameter_problems(name, params, "params")
+    if problems:
+        raise ConfigError("; ".join(problems))
     return cls(**params)

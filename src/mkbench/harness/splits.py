@@ -64,6 +64,7 @@ __all__ = [
     "add_validation",
     "load_split",
     "make_splits",
+    "protocol_parameters",
     "save_split",
 ]
 
@@ -422,11 +423,28 @@ def make_splits(protocol: str, *, y: Any, seed: int, **params: Any) -> list[Spli
     try:
         inspect.signature(function).bind(y, rng, **params)
     except TypeError as exc:
-        accepted = list(inspect.signature(function).parameters)[2:]
         raise ConfigError(
-            f"split protocol {protocol!r}: {exc}; its parameters are {accepted}"
+            f"split protocol {protocol!r}: {exc}; its parameters are {list(protocol_parameters(protocol))}"
         ) from exc
     return function(y, rng, **params)
+
+
+def protocol_parameters(protocol: str) -> dict[str, Any]:
+    """The parameters of the registered ``protocol``, each with its default.
+
+    Parameters
+    ----------
+    protocol : str
+        A key of :data:`PROTOCOLS`.
+
+    Returns
+    -------
+    dict of str to object
+        Parameter name -> default value, :data:`inspect.Parameter.empty` for a
+        required parameter, in the order of the protocol's signature.
+    """
+    parameters = list(inspect.signature(PROTOCOLS[protocol]).parameters.values())[2:]  # after (y, rng)
+    return {parameter.name: parameter.default for parameter in parameters}
 
 
 def add_validation(
