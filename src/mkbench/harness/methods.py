@@ -15,10 +15,10 @@ from sklearn.base import BaseEstimator
 from ..exceptions import ConfigError, UnknownNameError
 
 METHODS: dict[str, str] = {
-    "svr": "mkbench.baselines:SelectedSVR",
-    "krr": "mkbench.baselines:SelectedKernelRidge",
-    "krr-eq8": "mkbench.baselines:SelectedKernelColumnRidge",  # KRR of MARK eq. 8 ("krr": scikit-learn's)
-    "svc": "mkbench.baselines:SelectedSVC",
+    "svr": "mkbench.estimators:SelectedSVR",
+    "krr": "mkbench.estimators:SelectedKernelRidge",
+    "krr-eq8": "mkbench.estimators:SelectedKernelColumnRidge",  # KRR of MARK eq. 8 ("krr": scikit-learn's)
+    "svc": "mkbench.estimators:SelectedSVC",
     "cgboost": "mkbench.estimators:CGBoostClassifier",
     "cgboost-regressor": "mkbench.estimators:CGBoostRegressor",
     "mark": "mkbench.estimators:MARKRegressor",
@@ -29,13 +29,13 @@ METHODS: dict[str, str] = {
     "cgens-sls": "mkbench.estimators:CGEnsSLSClassifier",
     "lpboost": "mkbench.estimators:LPBoostClassifier",
     "adaboost": "sklearn.ensemble:AdaBoostClassifier",  # SAMME; its default weak learner is a stump
-    "adaboost-ecc": "mkbench.boosting:AdaBoostECCClassifier",
-    "adaboost-mh": "mkbench.boosting:AdaBoostMHClassifier",
-    "svm-ensemble-kernel": "mkbench.boosting:InfiniteEnsembleSVC",
-    "staged-cv": "mkbench.boosting:StagedSearchCV",  # C and the iteration count by k-fold CV
-    "adaboost-learners": "mkbench.boosting:LearnerAdaBoostClassifier",  # AdaBoost over sampled perceptrons
+    "adaboost-ecc": "mkbench.estimators:AdaBoostECCClassifier",
+    "adaboost-mh": "mkbench.estimators:AdaBoostMHClassifier",
+    "svm-ensemble-kernel": "mkbench.estimators:InfiniteEnsembleSVC",
+    "staged-cv": "mkbench.estimators:StagedSearchCV",  # C and the iteration count by k-fold CV
+    "adaboost-learners": "mkbench.estimators:LearnerAdaBoostClassifier",  # AdaBoost over sampled perceptrons
     "svc-rbf": "sklearn.svm:SVC",  # plain RBF SVM, for StagedSearchCV's grid search (CGEns Table II)
-    "rff": "mkbench.rff:RFFClassifier",  # random Fourier features + linear SVM (CGEns Table II)
+    "rff": "mkbench.estimators:RFFClassifier",  # random Fourier features + linear SVM (CGEns Table II)
 }
 
 
