@@ -35,7 +35,6 @@ from time import perf_counter
 
 import numpy as np
 
-from .libsvm_call import solve_precomputed
 from ._solution import (
     ON_FAILURE,
     OPTIMAL,
@@ -52,6 +51,7 @@ from ._solution import (
     failure,
 )
 from .active_set import NonnegActiveSet
+from .libsvm_call import solve_precomputed
 from .qp_osqp import LOSSES, QPMaster
 from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster
 
