@@ -12,7 +12,7 @@ As in the paper, SVR with a fixed policy (no model selection) fitted on a
 5000-point sample gives the baseline MSE, and MARK-L (``--kernel``, N' = 50, C = 10)
 runs until its *training* MSE reaches that value (``target_mse``; at most
 ``--max-iter`` columns). The SVR fixed policy here is the start point of
-:class:`mkbench.baselines.SelectedSVR`: RBF with gamma = 1 / (M var X), and on
+:class:`mkbench.estimators.selected_svm.SelectedSVR`: RBF with gamma = 1 / (M var X), and on
 the standardised target C = 3, epsilon = 0.1 (Momma & Bennett's own fixed policy
 [14] is not given in the MARK paper).
 

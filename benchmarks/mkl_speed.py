@@ -22,7 +22,7 @@ SimpleMKL's): the time ratio at the same certificate of optimality. A SILP run
 that never gets there bounds the ratio from above by its total time.
 
 Memory. The training kernels are computed once into one (M, n, n) stack that
-every step reads in place (:class:`mkbench.estimators._mkl.CombinedSVM`). On
+every step reads in place (:class:`mkbench.masters.combined_svm.CombinedSVM`). On
 Sonar with the 793-kernel grid, SimpleMKL is fitted under ``tracemalloc``
 twice, stopped after one weight update and run to its end: the peak of traced
 memory against the bytes of the stack, and the peak of the full run against

@@ -17,15 +17,10 @@ from sklearn.svm import SVC, SVR
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mkbench import metrics
-from mkbench import baselines
-from mkbench.baselines import (
-    KernelColumnRidge,
-    SelectedKernelColumnRidge,
-    SelectedKernelRidge,
-    SelectedSVC,
-    SelectedSVR,
-    _pattern_search,
-)
+from mkbench.estimators import kernel_ridge
+from mkbench.estimators.kernel_ridge import KernelColumnRidge, SelectedKernelColumnRidge, SelectedKernelRidge
+from mkbench.estimators.selected_svm import SelectedSVC, SelectedSVR
+from mkbench.estimators.validation_search import _pattern_search
 from mkbench.exceptions import ConfigError, SolverError
 
 
@@ -195,7 +190,7 @@ def test_eq8_krr_reports_a_failed_factorisation(small_problem, monkeypatch):
     def not_positive_definite(*args, **kwargs):
         raise np.linalg.LinAlgError("2-th leading minor not positive definite")
 
-    monkeypatch.setattr(baselines, "cho_factor", not_positive_definite)
+    monkeypatch.setattr(kernel_ridge, "cho_factor", not_positive_definite)
     X, y, _ = small_problem
     with pytest.raises(SolverError, match=r"G'G \+ C I of eq. 9 is not numerically positive definite for C=1e-12"):
         KernelColumnRidge(C=1e-12).fit(X, y)

@@ -11,18 +11,16 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from mkbench.boosting import (
+from mkbench.estimators import (
     AdaBoostECCClassifier,
     AdaBoostMHClassifier,
+    CGEnsClassifier,
     InfiniteEnsembleSVC,
+    SSMKClassifier,
     StagedSearchCV,
-    perceptron_kernel,
-    perceptron_kernel_delta,
-    stump_kernel,
-    stump_kernel_delta,
 )
-from mkbench.estimators import CGEnsClassifier, SSMKClassifier
 from mkbench.harness.methods import METHODS, make_method
+from mkbench.kernels.ensemble import perceptron_kernel, perceptron_kernel_delta, stump_kernel, stump_kernel_delta
 from mkbench.learners import Perceptrons, outputs
 
 

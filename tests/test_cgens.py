@@ -8,11 +8,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mkbench.estimators.cgens import CGEnsClassifier
-from mkbench.estimators.cgens_sls import CGEnsSLSClassifier, SimplexLSMaster, simplex_code
+from mkbench.estimators.cgens_sls import CGEnsSLSClassifier, simplex_code
 from mkbench.estimators.lpboost import LPBoostClassifier
-from mkbench.learner_oracle import LearnerOracle
 from mkbench.learners import FourierFeature, Perceptron, Stump, Stumps, outputs
 from mkbench.masters import MasterSolution, solve_qp
+from mkbench.masters.simplex_ls import SimplexLSMaster
+from mkbench.oracles import LearnerOracle
 
 
 @pytest.fixture(scope="module")

@@ -11,14 +11,15 @@ from sklearn.svm import SVC
 from sklearn.utils import check_random_state
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from mkbench.boosting import (
+from mkbench.estimators import (
     AdaBoostMHClassifier,
+    CGEnsClassifier,
+    CGEnsSLSClassifier,
     LearnerAdaBoostClassifier,
     StagedSearchCV,
-    WeakLearnerClassifier,
-    feature_counts,
 )
-from mkbench.estimators import CGEnsClassifier, CGEnsSLSClassifier
+from mkbench.estimators.feature_counts import feature_counts
+from mkbench.estimators.learner_adaboost import WeakLearnerClassifier
 from mkbench.learners import Perceptrons
 
 from .test_boosting import _all_stump_outputs  # every stump up to negation, and the constant learner, by brute force

@@ -31,7 +31,7 @@ def test_record_metrics_equal_a_direct_scikit_learn_fit(diabetes):
     params = {"search": "grid", "param_grid": {"C": [30.0], "gamma": [0.05], "epsilon": [0.5]}}
     record = experiment.run_job(diabetes, split, method="svr", estimator="svr", params=params,
                                 ids={"experiment": "e", "seed": 0, "split": 0})
-    # inputs standardised by run_job, the target by the baseline (baselines.py docstring)
+    # inputs standardised by run_job, the target by the baseline (estimators/validation_search.py docstring)
     svr = TransformedTargetRegressor(SVR(C=30.0, gamma=0.05, epsilon=0.5), transformer=StandardScaler())
     ref = make_pipeline(StandardScaler(), svr)
     ref.fit(diabetes.X[split["train"]], diabetes.y[split["train"]])
@@ -157,7 +157,7 @@ def test_trace_through_staged_predictions_without_a_callback():
 
 
 def test_count_features_records_each_features_stumps():
-    from mkbench.boosting import feature_counts
+    from mkbench.estimators.feature_counts import feature_counts
     from mkbench.estimators import CGEnsClassifier
 
     data, split = _disc_job_data()

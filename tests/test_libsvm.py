@@ -7,7 +7,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC, SVR
 
-from mkbench._libsvm import solve_precomputed
+from mkbench.masters.libsvm_call import solve_precomputed
 
 
 def _problem(seed, n=60, d=5):

@@ -6,10 +6,10 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mkbench import MARKRegressor
-from mkbench.estimators.mark import DEFAULT_SIGMA_GRID, KernelColumnSearch, _sigma_chains
 from mkbench.harness.methods import make_method
 from mkbench.kernels import RBF, WeakRBF, mean_squared_distance
 from mkbench.masters.ridge import RidgeMaster, StagewiseMaster
+from mkbench.oracles.width_search import DEFAULT_SIGMA_GRID, KernelColumnSearch, _sigma_chains
 
 
 @pytest.fixture(scope="module")

@@ -19,16 +19,11 @@ from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mkbench import SILPClassifier, SimpleMKLClassifier
-from mkbench.estimators._mkl import (
-    CombinedSVM,
-    OnVariables,
-    kernel_grid,
-    resolve_kernels,
-    unit_trace_stack,
-)
 from mkbench.estimators.simplemkl import descent_direction
 from mkbench.exceptions import SolverError
 from mkbench.kernels import RBF, Linear, Polynomial, WeakRBF
+from mkbench.kernels.grid import OnVariables, kernel_grid, resolve_kernels, unit_trace_stack
+from mkbench.masters.combined_svm import CombinedSVM
 from mkbench.masters.silp_highs import SILPMaster
 
 ESTIMATORS = [SILPClassifier, SimpleMKLClassifier]

@@ -12,8 +12,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from mkbench.boosting import StagedSearchCV
-from mkbench.rff import RFFClassifier
+from mkbench.estimators import RFFClassifier, StagedSearchCV
 
 
 @pytest.fixture(scope="module")

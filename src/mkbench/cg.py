@@ -13,70 +13,26 @@ problem over the candidate columns, :mod:`mkbench.oracles`)::
         solution = master.solve()                                   # warm start
 
 Only the oracle knows what a column is (a kernel column K_p(., x_j) here, a weak
-learner in CGEns); only the master knows the optimisation problem.
+learner in CGEns); only the master knows the optimisation problem. What the loop
+needs from each is declared beside them: :class:`mkbench.oracles.Oracle` (which
+returns a :class:`mkbench.oracles.Pricing`) and :class:`mkbench.masters.Master`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from time import perf_counter
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from .masters import MasterSolution
+from .masters import Master, MasterSolution
+from .oracles import Oracle
 
-__all__ = ["CGResult", "Oracle", "Pricing", "column_generation"]
+__all__ = ["CGResult", "column_generation"]
 
 STATUSES = ("optimal", "gap_tol", "max_iter", "time_limit")
-
-
-@dataclass(frozen=True)
-class Pricing:
-    """The outcome of one pricing step.
-
-    Attributes
-    ----------
-    choice : hashable or None
-        The column to add (e.g. ``(kernel, centre)``), None when no priced column
-        violates its dual constraint by more than ``tol`` (the master is optimal).
-    column : ndarray of shape (n_rows,) or None
-        Its values, as the master takes them.
-    max_violation : float
-        Largest dual violation among the columns priced in this step (-inf if none).
-        After a step that scanned every column (always the case when ``choice`` is
-        None) it is the optimality certificate: <= tol.
-    duality_gap : float
-        Gap between the master's primal and dual objectives at the current point,
-        when the step scanned every column and the master defines it (cgboost
-        Proposition 4.1), else NaN.
-    n_priced : int
-        Columns whose score was computed in this step: the "kernel columns
-        calculated per iteration" of cgboost §5.
-    stats : mapping
-        Oracle-specific counters added to the history row.
-    """
-
-    choice: Hashable | None
-    column: np.ndarray | None
-    max_violation: float
-    duality_gap: float
-    n_priced: int
-    stats: Mapping[str, Any] = field(default_factory=dict)
-
-
-class Oracle(Protocol):
-    """What :func:`column_generation` needs from a pricing oracle."""
-
-    def price(self, solution: MasterSolution, master: Any, tol: float) -> Pricing:
-        """Find a column whose dual constraint is violated by more than ``tol``."""
-
-    def add(self, choice: Hashable) -> None:
-        """Record that ``choice`` entered the master (it is not priced again)."""
-
-    def counts(self) -> Mapping[str, int]:
-        """Columns in the master, by kind (e.g. by kernel), for the history."""
 
 
 @dataclass
@@ -110,7 +66,7 @@ class CGResult:
 
 
 def column_generation(
-    master: Any,
+    master: Master,
     oracle: Oracle,
     *,
     tol: float = 1e-6,
@@ -123,8 +79,9 @@ def column_generation(
 
     Parameters
     ----------
-    master : LPMaster or QPMaster
-        The restricted master, possibly with initial columns; it is solved first.
+    master : Master
+        The restricted master (e.g. :class:`mkbench.masters.LPMaster`), possibly with
+        initial columns; it is solved first.
         A master that solves loosely until told otherwise (:meth:`mkbench.masters.NonnegLinearSVMCDMaster.tighten`)
         is tightened and priced again when no column prices in, and the loop stops only
         when no column prices in at its tight tolerance.

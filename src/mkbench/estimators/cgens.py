@@ -48,10 +48,10 @@ from sklearn.utils.multiclass import check_classification_targets, type_of_targe
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..cg import CGResult, column_generation
-from ..learner_oracle import LearnerOracle
 from ..learners import LEARNERS, make_family, outputs
 from ..masters import LinearSVMCDMaster, SVMDualMaster
 from ..masters._solution import check_choice
+from ..oracles import LearnerOracle
 from ._binary import BinaryClassifierMixin
 
 __all__ = ["CGEnsClassifier"]
@@ -84,7 +84,7 @@ def fit_by_column_generation(
     constant : bool, default=False
         Offer the constant stump (:class:`mkbench.learners.Stumps`).
     exclude_chosen : bool, default=True
-        See :class:`mkbench.learner_oracle.LearnerOracle`.
+        See :class:`mkbench.oracles.LearnerOracle`.
     callback : callable, optional
         Passed to :func:`mkbench.cg.column_generation`.
 

@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from ..masters.combined_svm import CombinedSVM
 from ..masters.silp_highs import SILPMaster
 from ._mkl import (
     COMMON_ATTRIBUTES,
     COMMON_PARAMETERS,
-    CombinedSVM,
     MKLClassifierBase,
     MKLResult,
     clean_weights,

@@ -24,13 +24,12 @@ from typing import Any
 
 import numpy as np
 
+from ..masters.combined_svm import CombinedSVM, SVMSolution
 from ._mkl import (
     COMMON_ATTRIBUTES,
     COMMON_PARAMETERS,
-    CombinedSVM,
     MKLClassifierBase,
     MKLResult,
-    SVMSolution,
     check_positive,
     clean_weights,
     history_row,

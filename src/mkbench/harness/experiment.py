@@ -77,7 +77,7 @@ def run_job(
         (semi-supervised methods: SSMK). Either way that part is evaluated.
     count_features : bool, default=False
         Record ``feature_count_<j>`` (j = 1..n_features): how many of the fitted
-        ensemble's stumps split on feature j (:func:`mkbench.boosting.feature_counts`;
+        ensemble's stumps split on feature j (:func:`mkbench.estimators.feature_counts.feature_counts`;
         CGEns Fig. 5).
 
     Returns
@@ -191,7 +191,7 @@ def _staged_history(model, history, parts: dict[str, np.ndarray], X, y, task: st
 
 def _feature_counts(model, estimator: str) -> dict[str, int]:
     """``feature_count_<j>`` fields, j = 1..n_features (the papers number features from 1)."""
-    from ..boosting import feature_counts
+    from ..estimators.feature_counts import feature_counts
 
     counts = feature_counts(model)
     if counts is None:

@@ -17,10 +17,10 @@ from sklearn.base import BaseEstimator
 from ..exceptions import ConfigError, UnknownNameError
 
 METHODS: dict[str, str] = {
-    "svr": "mkbench.baselines:SelectedSVR",
-    "krr": "mkbench.baselines:SelectedKernelRidge",
-    "krr-eq8": "mkbench.baselines:SelectedKernelColumnRidge",  # KRR of MARK eq. 8 ("krr": scikit-learn's)
-    "svc": "mkbench.baselines:SelectedSVC",
+    "svr": "mkbench.estimators:SelectedSVR",
+    "krr": "mkbench.estimators:SelectedKernelRidge",
+    "krr-eq8": "mkbench.estimators:SelectedKernelColumnRidge",  # KRR of MARK eq. 8 ("krr": scikit-learn's)
+    "svc": "mkbench.estimators:SelectedSVC",
     "cgboost": "mkbench.estimators:CGBoostClassifier",
     "cgboost-regressor": "mkbench.estimators:CGBoostRegressor",
     "mark": "mkbench.estimators:MARKRegressor",
@@ -31,13 +31,13 @@ METHODS: dict[str, str] = {
     "cgens-sls": "mkbench.estimators:CGEnsSLSClassifier",
     "lpboost": "mkbench.estimators:LPBoostClassifier",
     "adaboost": "sklearn.ensemble:AdaBoostClassifier",  # SAMME; its default weak learner is a stump
-    "adaboost-ecc": "mkbench.boosting:AdaBoostECCClassifier",
-    "adaboost-mh": "mkbench.boosting:AdaBoostMHClassifier",
-    "svm-ensemble-kernel": "mkbench.boosting:InfiniteEnsembleSVC",
-    "staged-cv": "mkbench.boosting:StagedSearchCV",  # C and the iteration count by k-fold CV
-    "adaboost-learners": "mkbench.boosting:LearnerAdaBoostClassifier",  # AdaBoost over sampled perceptrons
+    "adaboost-ecc": "mkbench.estimators:AdaBoostECCClassifier",
+    "adaboost-mh": "mkbench.estimators:AdaBoostMHClassifier",
+    "svm-ensemble-kernel": "mkbench.estimators:InfiniteEnsembleSVC",
+    "staged-cv": "mkbench.estimators:StagedSearchCV",  # C and the iteration count by k-fold CV
+    "adaboost-learners": "mkbench.estimators:LearnerAdaBoostClassifier",  # AdaBoost over sampled perceptrons
     "svc-rbf": "sklearn.svm:SVC",  # plain RBF SVM, for StagedSearchCV's grid search (CGEns Table II)
-    "rff": "mkbench.rff:RFFClassifier",  # random Fourier features + linear SVM (CGEns Table II)
+    "rff": "mkbench.estimators:RFFClassifier",  # random Fourier features + linear SVM (CGEns Table II)
 }
 
 
@@ -67,7 +67,7 @@ def method_parameters(name: str) -> tuple[str, ...]:
 def wrapped_parameters(name: str, params: Mapping[str, Any]) -> list[tuple[str, str, Mapping[str, Any]]]:
     """The parameters that method ``name`` passes on to other registered methods.
 
-    Only ``staged-cv`` (:class:`mkbench.boosting.StagedSearchCV`) wraps others: it fits
+    Only ``staged-cv`` (:class:`mkbench.estimators.StagedSearchCV`) wraps others: it fits
     its ``method`` with ``params`` and, per grid point, ``param_grid``; with
     ``svc_bandwidth_grid`` it first cross-validates ``svc-rbf`` over that grid.
 

@@ -133,7 +133,7 @@ def _validation_choices(records: pd.DataFrame, select: str) -> list[tuple]:
 
 
 def _cv_choices(records: pd.DataFrame) -> list[tuple]:
-    from ..boosting import StagedSearchCV  # the estimators load only when a record needs its default
+    from ..estimators.staged_search import StagedSearchCV  # the estimators load only when a record needs its default
 
     default_iters = inspect.signature(StagedSearchCV).parameters["n_iters"].default
     rows = []

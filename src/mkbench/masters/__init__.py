@@ -1,7 +1,8 @@
-"""Restricted master problems of column generation, one module per solver backend.
+"""Restricted master problems of column generation, one module per problem or solver backend.
 
 Every master is a minimisation over the columns added so far and offers the
-same small interface, which is all a generic column-generation loop needs::
+same small interface (:class:`Master`, :mod:`.protocol`), which is all a generic
+column-generation loop needs::
 
     master = LPMaster(y, C)                   # or make_qp_master(y, C, ...)
     master.add_columns(K_block)               # (n_rows, k) candidate columns
@@ -14,12 +15,19 @@ score_j = alpha_j (eq. 8), which is not a violation. For the LPs every column in
 the master satisfies its dual constraint, so a full scan is safe.
 
 ``solve_lp`` / ``solve_qp`` solve the full master with all columns at once.
+
+Beside the masters named below: kernel ridge (MARK, :mod:`.ridge`), the SILP LP
+(:mod:`.silp_highs`), the simplex least-squares master of CGEns-SLS
+(:mod:`.simplex_ls`), the SVM with a combined kernel of the MKL methods
+(:mod:`.combined_svm`), and the libsvm call it and :mod:`.qp_libsvm` make
+(:mod:`.libsvm_call`).
 """
 
 from ._solution import MasterSolution
 from .lp_highs import LPMaster, solve_lp
+from .protocol import Master
 from .qp_libsvm import NonnegSVMDualMaster, SVMDualMaster, make_qp_master
 from .qp_osqp import QPMaster, solve_qp
 from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster
 
-__all__ = ["LPMaster", "LinearSVMCDMaster", "MasterSolution", "NonnegLinearSVMCDMaster", "NonnegSVMDualMaster", "QPMaster", "SVMDualMaster", "make_qp_master", "solve_lp", "solve_qp"]
+__all__ = ["LPMaster", "LinearSVMCDMaster", "Master", "MasterSolution", "NonnegLinearSVMCDMaster", "NonnegSVMDualMaster", "QPMaster", "SVMDualMaster", "make_qp_master", "solve_lp", "solve_qp"]

@@ -10,7 +10,7 @@ columns of the working set W are the features), and alpha = K_W' Y u (eq. 8
 with equality). The epsilon-insensitive master (eq. 13 with b) is likewise the
 dual of an SVR on G, with alpha = K_W' (u - v). So each restricted master is one
 libsvm solve with a precomputed kernel, exactly as scikit-learn's SVC / SVR make it
-(:func:`mkbench._libsvm.solve_precomputed`, without their per-call input checks), the "existing
+(:func:`mkbench.masters.libsvm_call.solve_precomputed`, without their per-call input checks), the "existing
 algorithms for constructing single kernel models" the paper means to leverage
 (§7). Adding a column K_.j updates G by the rank-one term K_.j K_.j'.
 
@@ -35,7 +35,6 @@ from time import perf_counter
 
 import numpy as np
 
-from .._libsvm import solve_precomputed
 from ._solution import (
     ON_FAILURE,
     OPTIMAL,
@@ -53,6 +52,7 @@ from ._solution import (
     failure,
 )
 from .active_set import NonnegActiveSet
+from .libsvm_call import solve_precomputed
 from .qp_osqp import LOSSES, QPMaster
 from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster
 

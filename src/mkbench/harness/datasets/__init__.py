@@ -11,7 +11,7 @@ URL, and always verified against the digests in :mod:`._files` (see
 :mod:`._fetch` for the checksum design).
 """
 
-from . import bundled, raetsch, synthetic, uci, vision  # noqa: F401  (importing registers the specs)
+from . import bundled, raetsch, synthetic, uci, uci_multiclass, vision  # noqa: F401  (importing registers the specs)
 from ._fetch import fetch
 from ._load import Dataset, load
 from ._registry import DatasetSpec, RawFile, get_spec, list_datasets

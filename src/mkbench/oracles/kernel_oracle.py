@@ -1,8 +1,8 @@
-"""Pricing oracles: which column should enter the master next (cgboost eq. 6, 10, 12, 14; §5).
+"""Pricing over kernel columns: which kernel column should enter the master next (cgboost eq. 6, 10, 12, 14; §5).
 
-An oracle prices the candidate columns not yet in the master with the master's
-current duals and proposes the most violating one (see :mod:`mkbench.cg`).
-:class:`KernelOracle` prices the kernel columns K_p(., x_j) of a
+:class:`KernelOracle` prices the candidate columns not yet in the master with the
+master's current duals and proposes the most violating one (see :mod:`mkbench.cg`).
+It prices the kernel columns K_p(., x_j) of a
 :class:`~mkbench.kernels.KernelColumns`, either by a full scan (regular CG) or
 by the stratified process of cgboost §5.
 """
@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .cg import Pricing
-from .kernels import KernelColumns
-from .masters import MasterSolution
+from ..kernels import KernelColumns
+from ..masters import MasterSolution
+from .pricing import Pricing
 
 __all__ = ["STRATEGIES", "KernelOracle"]
 

@@ -14,7 +14,7 @@ SVM (:class:`~sklearn.svm.LinearSVC` with ``loss="hinge"``, solved in the dual),
 problem (1) of the paper on the explicit feature map, except that liblinear
 penalises the offset b as one more weight on a constant feature
 (``intercept_scaling=1``). C and gamma are chosen by cross-validation outside this
-class (:class:`mkbench.boosting.StagedSearchCV` with ``n_iters=None``).
+class (:class:`mkbench.estimators.staged_search.StagedSearchCV` with ``n_iters=None``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .baselines import _scale_gamma
+from .validation_search import _scale_gamma
 
 __all__ = ["RFFClassifier"]
 

@@ -1,6 +1,6 @@
 """Pricing over a weak-learner family: the base learning step of CGEns (eq. 8, 13) and LPBoost (eq. 6).
 
-:class:`LearnerOracle` implements the :class:`mkbench.cg.Oracle` protocol for the
+:class:`LearnerOracle` implements the :class:`mkbench.oracles.Oracle` protocol for the
 weak-learner families of :mod:`mkbench.learners`, so that the generic loop
 :func:`mkbench.cg.column_generation` runs CGEns (SVM master), LPBoost (LP master)
 and CGEns-SLS (simplex least-squares master) alike: the master's
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cg import Pricing
-from .learners import Best, FourierFeatures, Perceptrons, Stumps
-from .masters import MasterSolution
+from ..learners import Best, FourierFeatures, Perceptrons, Stumps
+from ..masters import MasterSolution
+from .pricing import Pricing
 
 __all__ = ["LearnerOracle"]
 

@@ -1,7 +1,8 @@
 """One libsvm solve on a precomputed kernel, without scikit-learn's per-call input checks.
 
 The column-generation masters (:mod:`mkbench.masters.qp_libsvm`, used by CG-Boost
-and CGEns) and the MKL methods (SILP, SimpleMKL) solve hundreds of small SVM duals
+and CGEns) and the MKL methods (SILP, SimpleMKL, through
+:class:`mkbench.masters.combined_svm.CombinedSVM`) solve hundreds of small SVM duals
 per fit. On such problems ``SVC.fit`` spends most of its time validating its
 inputs and labels, not in libsvm (measured at 146 points: 16 ms per ``SVC.fit``
 against 1.8 ms for the libsvm call itself). :func:`solve_precomputed` makes the call

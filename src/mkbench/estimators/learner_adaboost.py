@@ -1,0 +1,196 @@
+"""scikit-learn's AdaBoost over the weak learners of :mod:`mkbench.learners` (CGEns Table II, "AdaBoost" with perceptrons).
+
+* :class:`WeakLearnerClassifier`: one weak learner, the one with the least
+  weighted training error, as a scikit-learn classifier;
+* :class:`LearnerAdaBoostClassifier`: scikit-learn's AdaBoost over it, each round
+  drawing its perceptrons afresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.ensemble import AdaBoostClassifier
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from ..learners import make_family
+
+__all__ = ["LearnerAdaBoostClassifier", "WeakLearnerClassifier"]
+
+
+_ADABOOST_LEARNERS = ("stump", "perceptron")
+
+
+class _TwoClasses(ClassifierMixin):
+    """scikit-learn tags of a classifier of two classes only."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+
+class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
+    """One weak learner of :mod:`mkbench.learners`, the one with the least weighted training error.
+
+    With weights D_i >= 0 and labels y_i in {-1, +1}, the learner h maximising
+    sum_i D_i y_i h(x_i) = sum_i D_i - 2 sum_{h(x_i) != y_i} D_i has the least weighted
+    error: the base learning step of AdaBoost, and of LPBoost (eq. 6). Stumps are
+    searched exactly (the constant learner included); perceptrons are the best of
+    ``n_candidates`` drawn from the perceptron kernel's measure (§VI-A). Every
+    family is negation complete, so the error is at most 1/2.
+
+    Parameters
+    ----------
+    learner : {"stump", "perceptron"}, default="perceptron"
+    n_candidates : int, default=2000
+        Perceptrons drawn per fit.
+    random_state : int, RandomState or None, default=None
+        Seeds the perceptrons (scikit-learn's AdaBoost gives each round its own seed).
+
+    Attributes
+    ----------
+    learner_ : Stump or Perceptron
+        h, signed so that h(x) = +1 means ``classes_[1]``.
+    classes_ : ndarray of shape (2,)
+    n_features_in_ : int
+    """
+
+    def __init__(self, learner: str = "perceptron", *, n_candidates: int = 2000, random_state=None) -> None:
+        self.learner = learner
+        self.n_candidates = n_candidates
+        self.random_state = random_state
+
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> WeakLearnerClassifier:
+        """Choose the learner with the least error weighted by ``sample_weight`` (uniform if None).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Two classes.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights D_i.
+
+        Returns
+        -------
+        self
+        """
+        if self.learner not in _ADABOOST_LEARNERS:
+            raise ValueError(f"learner={self.learner!r} is not one of {', '.join(map(repr, _ADABOOST_LEARNERS))}")
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, signed = _binary_labels(type(self).__name__, X, y)
+        D = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        family = make_family(
+            self.learner, X, n_candidates=self.n_candidates, constant=True,
+            random_state=check_random_state(self.random_state),
+        )
+        self.learner_ = family.best(D * signed).learner
+        return self
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """``classes_[1]`` where h(x) = +1, else ``classes_[0]``."""
+        check_is_fitted(self, "learner_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return self.classes_[(self.learner_(X) > 0).astype(int)]
+
+
+def _binary_labels(name: str, X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``classes_`` and y coded -1 / +1 (+1 = ``classes_[1]``); a clear error unless there are two classes."""
+    check_classification_targets(y)
+    classes = np.unique(y)
+    if classes.size != 2:
+        raise ValueError(
+            f"Only binary classification is supported. The type of the target is {type_of_target(y)}: "
+            f"y has {classes.size} class(es) {classes.tolist()[:5]}; use AdaBoostMHClassifier for more classes."
+        )
+    if X.shape[0] < 2:
+        raise ValueError(f"{name} needs at least 2 samples, got {X.shape[0]}")
+    return classes, np.where(y == classes[1], 1.0, -1.0)
+
+
+class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
+    """scikit-learn's AdaBoost over the weak learners of :mod:`mkbench.learners` (CGEns Table II, "AdaBoost").
+
+    Discrete AdaBoost (SAMME, two classes: Freund & Schapire's AdaBoost) from
+    :class:`sklearn.ensemble.AdaBoostClassifier`, each round fitting a
+    :class:`WeakLearnerClassifier` on the current weights; with perceptrons, each
+    round draws its ``n_candidates`` perceptrons afresh.
+
+    Parameters
+    ----------
+    learner : {"stump", "perceptron"}, default="perceptron"
+    n_estimators : int, default=50
+        Boosting rounds (fewer if a learner has zero weighted error).
+    n_candidates : int, default=2000
+        Perceptrons drawn per round (§VI-A).
+    random_state : int, RandomState or None, default=None
+
+    Attributes
+    ----------
+    ensemble_ : AdaBoostClassifier
+    estimators_ : list of WeakLearnerClassifier
+    n_iter_ : int
+        Rounds run.
+    classes_ : ndarray of shape (2,)
+    n_features_in_ : int
+    """
+
+    def __init__(
+        self, learner: str = "perceptron", *, n_estimators: int = 50, n_candidates: int = 2000, random_state=None
+    ) -> None:
+        self.learner = learner
+        self.n_estimators = n_estimators
+        self.n_candidates = n_candidates
+        self.random_state = random_state
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> LearnerAdaBoostClassifier:
+        """Boost on two classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        self.classes_, _ = _binary_labels(type(self).__name__, X, y)
+        weak = WeakLearnerClassifier(self.learner, n_candidates=self.n_candidates)
+        self.ensemble_ = AdaBoostClassifier(weak, n_estimators=self.n_estimators, random_state=self.random_state)
+        self.ensemble_.fit(X, y)
+        return self
+
+    @property
+    def estimators_(self) -> list:
+        check_is_fitted(self, "ensemble_")
+        return self.ensemble_.estimators_
+
+    @property
+    def n_iter_(self) -> int:
+        return len(self.estimators_)
+
+    def _checked(self, X: np.ndarray) -> np.ndarray:
+        check_is_fitted(self, "ensemble_")
+        return validate_data(self, X, reset=False, dtype=np.float64)
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """AdaBoost's decision values; positive means ``classes_[1]``."""
+        X = self._checked(X)
+        return self.ensemble_.decision_function(X)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Predicted classes."""
+        X = self._checked(X)
+        return self.ensemble_.predict(X)
+
+    def staged_predict(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        """Predicted classes after each round."""
+        X = self._checked(X)
+        return self.ensemble_.staged_predict(X)

@@ -1,0 +1,203 @@
+"""Parameters and iteration count by k-fold cross-validation, one fit per fold and grid point (CGEns §VI-A).
+
+:class:`StagedSearchCV` is the model selection of §VI-A: C and the iteration
+count by 5-fold cross-validation, from one fit per fold via ``staged_predict``;
+optionally at the bandwidth of a cross-validated RBF SVM (CGEns with Fourier
+learners, Table II). It builds the method it searches from the workflow's
+registry (:mod:`mkbench.harness.methods`), imported when it fits.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import ParameterGrid, StratifiedKFold
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["StagedSearchCV"]
+
+
+class StagedSearchCV(ClassifierMixin, BaseEstimator):
+    """Choose parameters and the number of iterations by k-fold CV, one fit per fold and grid point (§VI-A).
+
+    CGEns §VI-A chooses C and the iteration count in {25, 50, 100, 250, 500} by
+    5-fold cross-validation. The ensembles here (CGEns, LPBoost, AdaBoost.MH,
+    scikit-learn's AdaBoost) give the model after every iteration with
+    ``staged_predict``, so each fold and grid point needs one fit with the largest
+    count; the chosen setting is then refitted on all the data.
+
+    Parameters
+    ----------
+    method : str, default="cgens"
+        A registered method (:data:`mkbench.harness.methods.METHODS`) with ``staged_predict``.
+    params : dict, default=None
+        Fixed parameters of the method.
+    param_grid : dict, default=None
+        Parameters to cross-validate, e.g. ``{"C": [0.01, 0.1, 1]}``.
+    n_iters : sequence of int or None, default=(25, 50, 100, 250, 500)
+        Iteration counts to choose from; passed as ``max_iter`` (``n_estimators`` if
+        the method has that parameter instead). None: no count is chosen, and the
+        method needs no ``staged_predict`` (e.g. the SVM baselines: plain grid search).
+    cv : int, default=5
+        Stratified folds.
+    random_state : int, default=0
+        Seeds the folds.
+    svc_bandwidth_grid : dict or None, default=None
+        A grid ``{"C": [...], "gamma": [...]}`` of an RBF SVM (scikit-learn's SVC,
+        method ``"svc-rbf"``). If given, that SVM is cross-validated first, on the
+        same folds, and its chosen ``gamma`` is passed to the method as a fixed
+        parameter: CGEns samples its Fourier learners at the SVM's cross-validated
+        bandwidth (§VI-A, Table II). The SVM's choice is the one a separate search
+        of the same grid with ``method="svc-rbf"`` and ``n_iters=None`` makes.
+
+    Attributes
+    ----------
+    best_params_ : dict
+        The chosen grid point and iteration count (and ``gamma`` with
+        ``svc_bandwidth_grid``). Of grid points with equal mean validation error the
+        first in :class:`~sklearn.model_selection.ParameterGrid` order wins (for
+        ``{"C": [...]}`` the smallest C, the most regularised model).
+    best_estimator_ : estimator
+        The method refitted with ``best_params_`` on all the data.
+    cv_errors_ : ndarray of shape (n_grid_points, len(n_iters) or 1)
+        Mean validation error of each grid point and iteration count.
+    classes_ : ndarray
+    n_iter_ : int
+        Iterations of the refitted method (see the property).
+
+    Every other public fitted attribute of the refitted method (a name ending in
+    ``_``, e.g. ``status_``, ``history_``, ``n_support_``, ``n_columns_by_kernel_``)
+    is read through from ``best_estimator_``, so a record of the search
+    (:func:`mkbench.experiment.run_job`) has the same size fields as a record of
+    the method fitted alone.
+    """
+
+    def __init__(
+        self,
+        method: str = "cgens",
+        *,
+        params: dict | None = None,
+        param_grid: dict | None = None,
+        n_iters=(25, 50, 100, 250, 500),
+        cv: int = 5,
+        random_state: int = 0,
+        svc_bandwidth_grid: dict | None = None,
+    ) -> None:
+        self.method = method
+        self.params = params
+        self.param_grid = param_grid
+        self.n_iters = n_iters
+        self.cv = cv
+        self.random_state = random_state
+        self.svc_bandwidth_grid = svc_bandwidth_grid
+
+    def fit(self, X: np.ndarray, y: np.ndarray, **fit_params) -> StagedSearchCV:
+        """Cross-validate, then refit the best setting on (X, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        **fit_params : dict
+            Extra arguments of the method's ``fit``, passed unchanged, never split
+            into folds, to every fold's fit and to the refit: e.g. SSMK's
+            ``X_unlabeled``, the unlabelled points, whose length has nothing to do
+            with X's (scikit-learn's GridSearchCV would index an array of X's
+            length by the fold, as if it were per sample). They are not passed to
+            the RBF SVM of ``svc_bandwidth_grid``.
+
+        Returns
+        -------
+        self
+        """
+        from ..harness.methods import make_method  # the registry imports estimators lazily; so does this
+
+        n_iters = None if self.n_iters is None else sorted(int(t) for t in self.n_iters)
+        if n_iters is not None and (not n_iters or n_iters[0] < 1):
+            raise ValueError(f"n_iters must be None or a non-empty list of integers >= 1, got {self.n_iters!r}")
+        X, y = validate_data(self, X, y)
+        check_classification_targets(y)
+        params = dict(self.params or {})
+        bandwidth = {} if self.svc_bandwidth_grid is None else {"gamma": self._svc_bandwidth(X, y)}
+        params.update(bandwidth)
+        counter = "n_estimators" if "n_estimators" in make_method(self.method).get_params() else "max_iter"
+        counts = {} if n_iters is None else {counter: n_iters[-1]}
+        grid = list(ParameterGrid(self.param_grid or {}))
+        errors = np.zeros((len(grid), 1 if n_iters is None else len(n_iters)))
+        folds = StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state).split(X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)  # a count below convergence is the point
+            for train, test in folds:
+                for g, point in enumerate(grid):
+                    model = make_method(self.method, {**params, **point, **counts})
+                    model.fit(X[train], y[train], **fit_params)
+                    if n_iters is None:
+                        errors[g, 0] += np.mean(model.predict(X[test]) != y[test]) / self.cv
+                        continue
+                    # a fit that stopped before its first learner (optimal at once) has no stages
+                    staged = list(model.staged_predict(X[test])) or [model.predict(X[test])]
+                    for k, t in enumerate(n_iters):
+                        errors[g, k] += np.mean(staged[min(t, len(staged)) - 1] != y[test]) / self.cv
+            g, k = np.unravel_index(np.argmin(errors), errors.shape)
+            self.best_params_ = {**bandwidth, **grid[g], **({} if n_iters is None else {counter: n_iters[k]})}
+            self.best_estimator_ = make_method(self.method, {**params, **self.best_params_})
+            self.best_estimator_.fit(X, y, **fit_params)
+        self.cv_errors_ = errors
+        self.classes_ = self.best_estimator_.classes_
+        return self
+
+    def _svc_bandwidth(self, X: np.ndarray, y: np.ndarray) -> float:
+        """The gamma of the RBF SVM cross-validated over ``svc_bandwidth_grid`` on this search's folds."""
+        grid = self.svc_bandwidth_grid
+        if not (isinstance(grid, dict) and "gamma" in grid):
+            raise ValueError(
+                f"svc_bandwidth_grid must be a dict of SVC parameters with a 'gamma' list, e.g. "
+                f"{{'C': [1, 10], 'gamma': [0.1, 1]}}; got {grid!r}"
+            )
+        svc = StagedSearchCV("svc-rbf", param_grid=grid, n_iters=None, cv=self.cv, random_state=self.random_state)
+        return float(svc.fit(X, y).best_params_["gamma"])
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """The refitted method's decision values."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.decision_function(X)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """The refitted method's predictions."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict(X)
+
+    def _refitted(self, name: str):
+        check_is_fitted(self, "best_estimator_")
+        if not hasattr(self.best_estimator_, name):
+            raise AttributeError(f"{type(self.best_estimator_).__name__} has no attribute {name!r}")
+        return getattr(self.best_estimator_, name)
+
+    @property
+    def n_iter_(self) -> int:
+        """Iterations of the refitted method (learners or rounds; for scikit-learn's AdaBoost its stumps)."""
+        check_is_fitted(self, "best_estimator_")
+        if hasattr(self.best_estimator_, "estimators_"):
+            return len(self.best_estimator_.estimators_)
+        return int(np.sum(self._refitted("n_iter_")))  # scikit-learn SVC: one count per pair of classes
+
+    def __getattr__(self, name: str):
+        """A public fitted attribute (``status_``, ``history_``, ``n_support_``...) of the refitted method.
+
+        Called only for names not found on the search itself; private names, names
+        not ending in ``_`` and every name before ``fit`` raise AttributeError.
+        """
+        refitted = self.__dict__.get("best_estimator_")  # not getattr: no recursion before fit or in copies
+        if refitted is None or name.startswith("_") or not name.endswith("_"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        try:
+            return getattr(refitted, name)
+        except AttributeError:
+            raise AttributeError(
+                f"{type(self).__name__!r} object has no attribute {name!r} "
+                f"(nor has its refitted {type(refitted).__name__})"
+            ) from None

@@ -1,0 +1,256 @@
+"""AdaBoost.MH and AdaBoost.ECC with decision stumps: baselines of the CGEns experiments (Table III).
+
+* :class:`AdaBoostMHClassifier`: discrete AdaBoost.MH (Schapire & Singer 1999,
+  §7) with multi-class stumps h(x, l) = v_l phi(x), phi a decision stump and
+  v in {-1, +1}^K a vote per class, as in Table III of CGEns. Each round takes the
+  stump and votes with the largest edge gamma = sum_{i,l} D(i,l) Y_il v_l phi(x_i),
+  searched exactly with :class:`mkbench.learners.Stumps`.
+* :class:`AdaBoostECCClassifier`: AdaBoost.ECC (Guruswami & Sahai 1999) with the
+  same stumps, a random colouring of the classes per round (Table III).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from numbers import Integral
+from time import perf_counter
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..learners import Stump, Stumps, outputs
+
+__all__ = ["AdaBoostECCClassifier", "AdaBoostMHClassifier"]
+
+
+class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
+    """Discrete AdaBoost.MH with multi-class decision stumps (Schapire & Singer 1999, §7; CGEns Table III).
+
+    With Y_il = +1 if y_i is class l, else -1, and weights D over (point, class) pairs
+    (initially uniform), round t picks the stump phi and votes v_l = sign(gamma_l)
+    maximising the edge gamma = sum_l |gamma_l|, gamma_l = sum_i D(i,l) Y_il phi(x_i),
+    sets alpha = 1/2 ln((1 + gamma) / (1 - gamma)) and D(i,l) proportional to
+    D(i,l) exp(-alpha v_l phi(x_i) Y_il). The classifier is argmax_l f_l(x),
+    f_l = sum_t alpha_t v_tl phi_t(x). The constant stump is a candidate.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Boosting rounds (fewer if an edge reaches 0 or 1).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (K,)
+    stumps_ : list of Stump
+        phi_t.
+    votes_ : ndarray of shape (n_rounds, K)
+        v_t.
+    alphas_ : ndarray of shape (n_rounds,)
+    edges_ : ndarray of shape (n_rounds,)
+        gamma_t.
+    n_iter_ : int
+        Rounds run.
+    history_ : list of dict
+        Per round: ``n_columns`` (stumps so far), ``edge`` and cumulative ``seconds``
+        (training time against iterations, CGEns Fig. 3).
+    n_features_in_ : int
+    """
+
+    _stop_when_perfect = True  # a stump with edge 1 has Hamming loss 0
+
+    def __init__(self, n_estimators: int = 100) -> None:
+        self.n_estimators = n_estimators
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> AdaBoostMHClassifier:
+        """Boost on two or more classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        if not (isinstance(self.n_estimators, Integral) and self.n_estimators >= 1):
+            raise ValueError(f"n_estimators must be an integer >= 1, got {self.n_estimators!r}")
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, index = np.unique(y, return_inverse=True)
+        name = type(self).__name__
+        if X.shape[0] < 2:
+            raise ValueError(f"{name} needs at least 2 samples, got {X.shape[0]} sample")
+        if self.classes_.size < 2:
+            raise ValueError(f"{name} needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
+        weights = self._initial_weights(index, self.classes_.size)
+        family = Stumps(X, constant=True)
+        start = perf_counter()  # as column generation's history: after presorting the features
+        stumps, votes, alphas, edges, history = [], [], [], [], []
+        for _ in range(self.n_estimators):
+            stump, v, edge = self._weak_learner(family, weights, index)
+            if stump is None or edge <= 0.0:
+                break
+            alpha = 0.5 * np.log((1.0 + edge) / max(1.0 - edge, 1e-12))
+            self._reweight(weights, alpha, stump(X), v, index)
+            stumps.append(stump)
+            votes.append(v)
+            alphas.append(alpha)
+            edges.append(edge)
+            history.append({"n_columns": len(stumps), "edge": edge, "seconds": perf_counter() - start})
+            if self._stop_when_perfect and edge >= 1.0 - 1e-12:  # nothing is left to boost
+                break
+        self.stumps_ = stumps
+        self.votes_ = np.array(votes).reshape(-1, self.classes_.size)
+        self.alphas_ = np.array(alphas)
+        self.edges_ = np.array(edges)
+        self.n_iter_ = len(stumps)
+        self.history_ = history
+        return self
+
+    @staticmethod
+    def _labels(index: np.ndarray, K: int) -> np.ndarray:
+        """Y_il = +1 if y_i is class l, else -1."""
+        Y = -np.ones((index.size, K))
+        Y[np.arange(index.size), index] = 1.0
+        return Y
+
+    def _initial_weights(self, index: np.ndarray, K: int) -> np.ndarray:
+        """D(i, l) = 1 / (n K), uniform over (point, class) pairs."""
+        return np.full((index.size, K), 1.0 / (index.size * K))
+
+    def _weak_learner(self, family: Stumps, D: np.ndarray, index: np.ndarray) -> tuple[Stump | None, np.ndarray, float]:
+        """The stump phi and votes v_l = sign(gamma_l) with the largest edge sum_l |gamma_l|."""
+        stump, per_class = self._best_stump(family, D * self._labels(index, D.shape[1]))
+        return stump, np.where(per_class >= 0, 1.0, -1.0), float(np.abs(per_class).sum())
+
+    def _reweight(self, D: np.ndarray, alpha: float, phi: np.ndarray, v: np.ndarray, index: np.ndarray) -> None:
+        """D(i, l) proportional to D(i, l) exp(-alpha v_l phi(x_i) Y_il), in place."""
+        D *= np.exp(-alpha * np.outer(phi, v) * self._labels(index, D.shape[1]))
+        D /= D.sum()
+
+    @staticmethod
+    def _best_stump(family: Stumps, DY: np.ndarray) -> tuple[Stump | None, np.ndarray]:
+        """The stump phi maximising sum_l |sum_i DY_il phi(x_i)|, and its per-class edges gamma_l."""
+        row, feature, per_class, _ = family.search(DY)
+        if row < 0:
+            return None, np.zeros(DY.shape[1])
+        return Stump(feature, family.threshold(row, feature)), per_class
+
+    def staged_decision_function(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        """f(x) = (f_1(x), ..., f_K(x)) after each round; (n_samples,) f_2 - f_1 for two classes."""
+        check_is_fitted(self, "stumps_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        f = np.zeros((X.shape[0], self.classes_.size))
+        for phi, v, alpha in zip(outputs(self.stumps_, X).T, self.votes_, self.alphas_):
+            f += alpha * np.outer(phi, v)
+            yield f[:, 1] - f[:, 0] if self.classes_.size == 2 else f.copy()
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """f(x) after the last round, shape (n_samples, K), or (n_samples,) f_2 - f_1 for two classes."""
+        check_is_fitted(self, "stumps_")
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        f = outputs(self.stumps_, X) @ (self.alphas_[:, None] * self.votes_)
+        return f[:, 1] - f[:, 0] if self.classes_.size == 2 else f
+
+    def _label(self, f: np.ndarray) -> np.ndarray:
+        return self.classes_[(f > 0).astype(int) if f.ndim == 1 else np.argmax(f, axis=1)]
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """argmax_l f_l(x)."""
+        return self._label(self.decision_function(X))
+
+    def staged_predict(self, X: np.ndarray) -> Iterator[np.ndarray]:
+        """Predicted classes after each round."""
+        for f in self.staged_decision_function(X):
+            yield self._label(f)
+
+
+class AdaBoostECCClassifier(AdaBoostMHClassifier):
+    """AdaBoost.ECC with decision stumps (Guruswami & Sahai, COLT 1999; CGEns Table III).
+
+    Weights D live on the mislabels (i, l), l != y_i, initially uniform. Round t draws
+    a colouring mu in {-1, +1}^K of the classes (uniformly, both colours present),
+    which makes a binary problem with labels mu(y_i) and point weights
+    d_i proportional to sum_l D(i, l) [mu(l) != mu(y_i)]; the weak learner is the
+    stump phi and sign s with the largest edge gamma = sum_i d_i mu(y_i) s phi(x_i)
+    (negation-complete, exact search), alpha = 1/2 ln((1 + gamma) / (1 - gamma))
+    (1 - gamma floored at 1e-12, as for AdaBoost.MH), and D(i, l) is multiplied by
+    exp(-alpha s phi(x_i) mu(y_i)) where mu(l) != mu(y_i) (unchanged elsewhere) and
+    renormalised. The classifier is
+    argmax_l sum_t alpha_t s_t phi_t(x) mu_t(l): AdaBoost.MH's form with votes
+    v_t = s_t mu_t, so prediction and staged prediction are shared. With two classes
+    every colouring separates them and this is discrete AdaBoost with stumps.
+
+    Random colourings are Guruswami & Sahai's simplest choice (their analysis
+    holds for any colouring with U_t = sum D(i, l) [mu(l) != mu(y_i)] > 0; one with
+    U_t = 0 is drawn again); the CGEns paper does not say which its AdaBoost.ECC
+    used. A stump that separates one colouring perfectly (gamma = 1) does not end
+    boosting, since the mislabels of equally coloured classes keep their weight.
+
+    Parameters
+    ----------
+    n_estimators : int, default=100
+        Boosting rounds (fewer if an edge reaches 0).
+    random_state : int, RandomState or None, default=None
+        Seeds the colourings.
+
+    Attributes
+    ----------
+    colorings_ : ndarray of shape (n_iter_, K)
+        mu_t of each round.
+    classes_, stumps_, votes_, alphas_, edges_, n_iter_, history_, n_features_in_
+        As for :class:`AdaBoostMHClassifier`; ``edges_`` holds gamma_t.
+    """
+
+    def __init__(self, n_estimators: int = 100, *, random_state=None) -> None:
+        self.n_estimators = n_estimators
+        self.random_state = random_state
+
+    def fit(self, X: np.ndarray, y: np.ndarray) -> AdaBoostECCClassifier:
+        """Boost on two or more classes.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        self._random = check_random_state(self.random_state)
+        self._colorings: list[np.ndarray] = []
+        super().fit(X, y)
+        self.colorings_ = np.array(self._colorings[: self.n_iter_]).reshape(-1, self.classes_.size)
+        del self._random, self._colorings
+        return self
+
+    def _initial_weights(self, index: np.ndarray, K: int) -> np.ndarray:
+        """D(i, l) = 1 / (n (K - 1)) on the mislabels l != y_i, 0 at l = y_i."""
+        D = np.full((index.size, K), 1.0 / (index.size * (K - 1)))
+        D[np.arange(index.size), index] = 0.0
+        return D
+
+    _stop_when_perfect = False
+
+    def _weak_learner(self, family: Stumps, D: np.ndarray, index: np.ndarray) -> tuple[Stump | None, np.ndarray, float]:
+        """Colour the classes, then the stump and sign with the largest weighted edge on the binary problem."""
+        while True:  # both colours, and some weighted mislabel they separate (U_t > 0)
+            mu = np.where(self._random.random_sample(D.shape[1]) < 0.5, -1.0, 1.0)
+            d = (D * (mu[None, :] != mu[index][:, None])).sum(axis=1)
+            if d.sum() > 0:
+                break
+        self._colorings.append(mu)
+        stump, (gamma,) = self._best_stump(family, (d * mu[index] / d.sum())[:, None])
+        return stump, np.sign(gamma) * mu, float(abs(gamma))
+
+    def _reweight(self, D: np.ndarray, alpha: float, phi: np.ndarray, v: np.ndarray, index: np.ndarray) -> None:
+        """D(i, l) times exp(-alpha h(x_i) mu(y_i)) where mu(l) != mu(y_i), h = s phi; in place."""
+        mu = self._colorings[-1]
+        h = phi * (v[0] / mu[0])  # s phi(x), since v = s mu
+        D *= np.exp(-alpha * (mu[None, :] != mu[index][:, None]) * (h * mu[index])[:, None])
+        D /= D.sum()

@@ -1,0 +1,222 @@
+"""The matrix of candidate kernel columns, served without ever holding all of it.
+
+A kernel library S = {K_1, ..., K_P} defines the candidate columns of CG-Boost:
+the Gram blocks laid side by side, K = [K^1 K^2 ... K^P] (cgboost §3; SSMK eq. 1),
+column (p, j) being K_p(., x_j). :class:`KernelColumns` serves those columns and
+their pricing products K^p' w without ever needing all of K in memory.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from .functions import Kernel, _as_points
+from .library import make_kernel
+
+__all__ = ["KernelColumns"]
+
+
+class KernelColumns:
+    """The candidate columns K = [K^1 ... K^P] of CG-Boost over fixed rows and centres.
+
+    Column (p, j) is K_p(X, z_j): kernel p of the library evaluated between the
+    rows X (the data points of the master's constraints) and centre z_j. For
+    CG-Boost the centres are the rows (cgboost §3); for SSMK the rows are the
+    labelled points and the centres the labelled and unlabelled points (SSMK eq. 1, 5).
+
+    Memory: if all P Gram blocks fit in ``memory_budget`` bytes, a kernel's block
+    is computed on its first use and kept; otherwise pricing runs over blocks of
+    centres of at most ``memory_budget`` bytes and single columns are served from
+    an LRU cache of at most ``cache_bytes`` bytes. Blocks are computed as
+    K_p(Z_block, X), whose rows are the columns of K, so a pricing product is one
+    GEMV (GEMM for several weight vectors) on a contiguous block.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_rows, n_features)
+        Points indexing the rows of every column.
+    kernels : sequence of Kernel or kernel specs
+        The library; specs go through :func:`~mkbench.kernels.library.make_kernel`.
+        Data-dependent defaults (RBF sigma) are resolved on the centres.
+    centres : array-like of shape (n_centres, n_features), default=None
+        Points indexing the columns of each kernel; None means X.
+    memory_budget : int, default=512 MiB
+        Bytes allowed for kept Gram blocks, or for one pricing block when they do not fit.
+    cache_bytes : int, default=64 MiB
+        Bytes allowed for cached single columns (used when Gram blocks are not kept).
+    dtype : {numpy.float64, numpy.float32}, default=numpy.float64
+        Precision of the kernel values.
+
+    Attributes
+    ----------
+    kernels : tuple of Kernel
+        The resolved library.
+    n_computed : int
+        Kernel columns evaluated so far (each costs n_rows kernel values).
+    n_priced : int
+        Columns whose pricing score was evaluated so far: the "kernel columns
+        calculated per iteration" statistic of cgboost §5 is its increment per iteration.
+    """
+
+    def __init__(
+        self,
+        X: np.ndarray,
+        kernels: Sequence[str | Mapping | Kernel],
+        *,
+        centres: np.ndarray | None = None,
+        memory_budget: int = 512 * 2**20,
+        cache_bytes: int = 64 * 2**20,
+        dtype: type = np.float64,
+    ) -> None:
+        self.X = np.ascontiguousarray(_as_points(X), dtype=dtype)
+        self.centres = self.X if centres is None else np.ascontiguousarray(_as_points(centres), dtype=dtype)
+        if self.centres.shape[1] != self.X.shape[1]:
+            raise ValueError(f"centres have {self.centres.shape[1]} features but X has {self.X.shape[1]}")
+        if not kernels:
+            raise ValueError("the kernel library is empty")
+        self.kernels = tuple(make_kernel(k).resolve(self.centres) for k in kernels)
+        self.n_computed = 0
+        self.n_priced = 0
+        column_bytes = self.X.shape[0] * self.X.itemsize
+        self._keep_grams = len(self.kernels) * len(self.centres) * column_bytes <= memory_budget
+        self._block_size = max(1, memory_budget // column_bytes)
+        self._grams: dict[int, np.ndarray] = {}
+        self._cache: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
+        self._cache_bytes = cache_bytes
+        self._cached_bytes = 0
+
+    @property
+    def n_rows(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def n_centres(self) -> int:
+        return self.centres.shape[0]
+
+    @property
+    def n_kernels(self) -> int:
+        return len(self.kernels)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(n_rows, n_kernels * n_centres), the shape of K."""
+        return self.n_rows, self.n_kernels * self.n_centres
+
+    def _check_kernel(self, p: int) -> int:
+        if not 0 <= p < self.n_kernels:
+            raise IndexError(f"kernel index {p} out of range for a library of {self.n_kernels} kernels")
+        return int(p)
+
+    def _check_centres(self, centres: Sequence[int] | np.ndarray | None) -> np.ndarray:
+        if centres is None:
+            return np.arange(self.n_centres)
+        idx = np.asarray(centres, dtype=np.intp).reshape(-1)
+        if idx.size and not (0 <= idx.min() and idx.max() < self.n_centres):
+            raise IndexError(
+                f"centre indices must lie in [0, {self.n_centres}), got min {idx.min()}, max {idx.max()}"
+            )
+        return idx
+
+    def _compute(self, p: int, centres: np.ndarray) -> np.ndarray:
+        """Columns (p, centres) as the rows of a (len(centres), n_rows) block."""
+        self.n_computed += len(centres)
+        return self.kernels[p](self.centres[centres], self.X)
+
+    def _gram(self, p: int) -> np.ndarray:
+        if p not in self._grams:
+            self._grams[p] = self._compute(p, np.arange(self.n_centres))
+        return self._grams[p]
+
+    def _remember(self, key: tuple[int, int], column: np.ndarray) -> None:
+        if column.nbytes > self._cache_bytes:
+            return
+        self._cache[key] = column
+        self._cached_bytes += column.nbytes
+        while self._cached_bytes > self._cache_bytes:
+            self._cached_bytes -= self._cache.popitem(last=False)[1].nbytes
+
+    def block(self, p: int, centres: Sequence[int] | np.ndarray) -> np.ndarray:
+        """Columns K_p(X, z_j) for j in ``centres``.
+
+        Parameters
+        ----------
+        p : int
+            Kernel index.
+        centres : sequence of int
+            Centre indices j.
+
+        Returns
+        -------
+        ndarray of shape (n_rows, len(centres))
+        """
+        p, centres = self._check_kernel(p), self._check_centres(centres)
+        if self._keep_grams:
+            return self._gram(p)[centres].T
+        found: dict[int, np.ndarray] = {}
+        for j in centres.tolist():
+            if (p, j) in self._cache:
+                self._cache.move_to_end((p, j))
+                found[j] = self._cache[(p, j)]
+        missing = [j for j in dict.fromkeys(centres.tolist()) if j not in found]
+        if missing:
+            for j, column in zip(missing, self._compute(p, np.asarray(missing))):
+                found[j] = column.copy()
+                self._remember((p, j), found[j])
+        return np.stack([found[j] for j in centres.tolist()], axis=1)
+
+    def column(self, p: int, j: int) -> np.ndarray:
+        """Column K_p(X, z_j), shape (n_rows,)."""
+        return self.block(p, [j])[:, 0]
+
+    def kernel_scores(
+        self, p: int, w: np.ndarray, centres: Sequence[int] | np.ndarray | None = None
+    ) -> np.ndarray:
+        """Pricing products K_p(X, z_j)' w for the centres j of one kernel.
+
+        With w = y * u these are the scores sum_i u_i y_i K_ij of cgboost eq. 6, 10
+        and 12; with w = u - v those of eq. 14 (the masters give w as
+        ``MasterSolution.pricing_weights``).
+
+        Parameters
+        ----------
+        p : int
+            Kernel index.
+        w : ndarray of shape (n_rows,) or (n_rows, q)
+            Weights; q columns price q weight vectors at once.
+        centres : sequence of int, default=None
+            Centres to price; None means all.
+
+        Returns
+        -------
+        ndarray of shape (len(centres),) or (len(centres), q)
+        """
+        p, idx = self._check_kernel(p), self._check_centres(centres)
+        w = np.asarray(w)
+        if w.shape[0] != self.n_rows:
+            raise ValueError(f"weights have {w.shape[0]} rows, the columns have {self.n_rows}")
+        self.n_priced += len(idx)
+        if self._keep_grams:
+            gram = self._gram(p)
+            return (gram if centres is None else gram[idx]) @ w
+        out = np.empty((len(idx),) + w.shape[1:], dtype=np.result_type(self.X, w))
+        for start in range(0, len(idx), self._block_size):
+            stop = start + self._block_size
+            out[start:stop] = self._compute(p, idx[start:stop]) @ w
+        return out
+
+    def scores(self, w: np.ndarray) -> np.ndarray:
+        """Pricing products K^p' w for every kernel p and centre j (a full scan).
+
+        Parameters
+        ----------
+        w : ndarray of shape (n_rows,) or (n_rows, q)
+
+        Returns
+        -------
+        ndarray of shape (n_kernels, n_centres) or (n_kernels, n_centres, q)
+            Entry [p, j] is the score of column (p, j).
+        """
+        return np.stack([self.kernel_scores(p, w) for p in range(self.n_kernels)])

@@ -1,0 +1,58 @@
+"""The weak-learner families by name: ``"stump"``, ``"perceptron"``, ``"fourier"``.
+
+:func:`make_family` binds the family a CGEns-type estimator names (its
+``learner`` parameter) to the training inputs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .sampled import FourierFeatures, Perceptrons
+from .stumps import Stumps
+from .weak import _points
+
+__all__ = ["LEARNERS", "make_family"]
+
+LEARNERS = ("stump", "perceptron", "fourier")
+
+
+def make_family(
+    learner: str,
+    X: np.ndarray,
+    *,
+    n_candidates: int = 2000,
+    gamma: float | None = None,
+    constant: bool = False,
+    random_state=None,
+) -> Stumps | Perceptrons | FourierFeatures:
+    """The weak-learner family ``learner`` on the training inputs X.
+
+    Parameters
+    ----------
+    learner : {"stump", "perceptron", "fourier"}
+    X : array-like of shape (n_samples, n_features)
+    n_candidates : int, default=2000
+        Learners drawn per search (perceptron, fourier; stumps are searched exactly).
+    gamma : float, default=None
+        Gaussian width of the Fourier features; None: 1 / (n_features * X.var()),
+        scikit-learn's ``gamma="scale"``.
+    constant : bool, default=False
+        Offer the constant stump (see :class:`~mkbench.learners.stumps.Stumps`).
+    random_state : int, RandomState or None, default=None
+
+    Returns
+    -------
+    Stumps, Perceptrons or FourierFeatures
+    """
+    if learner == "stump":
+        return Stumps(X, constant=constant)
+    if learner == "perceptron":
+        return Perceptrons(X, n_candidates=n_candidates, random_state=random_state)
+    if learner == "fourier":
+        if gamma is None:
+            X = _points(X)
+            variance = X.var()
+            gamma = 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+        return FourierFeatures(X, gamma=gamma, n_candidates=n_candidates, random_state=random_state)
+    raise ValueError(f"learner={learner!r} is not one of {', '.join(map(repr, LEARNERS))}")

@@ -1,0 +1,150 @@
+"""Sampled families: random perceptrons and random Fourier features, the best of ``n_candidates`` draws.
+
+:class:`Perceptrons` and :class:`FourierFeatures` draw ``n_candidates`` random
+learners per search from the distributions behind the perceptron kernel (Lin &
+Li 2008) and the Gaussian RBF kernel (Rahimi & Recht 2007), as CGEns §VI-A does
+with 2000 candidates, and return the best of them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from .weak import Best, FourierFeature, Perceptron, _points, _signs
+
+__all__ = ["FourierFeatures", "Perceptrons"]
+
+_BLOCK_ELEMENTS = 2**22
+"""Scores are computed in blocks of about this many (point, candidate) pairs (32 MiB of float64)."""
+
+
+def _check_n_candidates(n_candidates: int) -> int:
+    if not (isinstance(n_candidates, Integral) and n_candidates >= 1):
+        raise ValueError(f"n_candidates must be an integer >= 1, got {n_candidates!r}")
+    return int(n_candidates)
+
+
+class _Sampled(ABC):
+    """A family searched by drawing ``n_candidates`` random learners (theta, kappa) per search."""
+
+    exhaustive = False
+
+    def __init__(self, X: np.ndarray, *, n_candidates: int = 2000, random_state=None) -> None:
+        self.X = _points(X)
+        self.n_candidates = _check_n_candidates(n_candidates)
+        self.random_state = check_random_state(random_state)
+        self._block = max(1, min(self.n_candidates, _BLOCK_ELEMENTS // max(1, self.X.shape[0])))
+
+    @abstractmethod
+    def _draw(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """``size`` draws of (theta, kappa): arrays of shape (n_features, size) and (size,)."""
+
+    @abstractmethod
+    def _outputs(self, Z: np.ndarray) -> np.ndarray:
+        """Learner outputs from Z = theta'x - kappa."""
+
+    @abstractmethod
+    def _learner(self, theta: np.ndarray, kappa: float, score: float) -> Perceptron | FourierFeature:
+        """The learner (theta, kappa), negated if its score is negative."""
+
+    def best(self, w: np.ndarray) -> Best:
+        """The drawn learner (or its negation) with the largest |sum_i w_i h(x_i)|.
+
+        Parameters
+        ----------
+        w : ndarray of shape (n_samples,)
+            Signed weights (eq. 6, 8, 13).
+
+        Returns
+        -------
+        Best
+        """
+        w = np.asarray(w, dtype=np.float64)
+        if w.shape != (self.X.shape[0],):
+            raise ValueError(f"w must have shape ({self.X.shape[0]},), got {w.shape}")
+        top, chosen, sum_squares = -np.inf, None, 0.0
+        remaining = self.n_candidates
+        while remaining:
+            size = min(remaining, self._block)
+            remaining -= size
+            theta, kappa = self._draw(size)
+            scores = w @ self._outputs(self.X @ theta - kappa)
+            sum_squares += float(scores @ scores)
+            k = int(np.argmax(np.abs(scores)))
+            if abs(scores[k]) > top:
+                top, chosen = abs(scores[k]), (theta[:, k].copy(), float(kappa[k]), float(scores[k]))
+        learner = self._learner(*chosen)
+        return Best(learner, top, learner(self.X), self.n_candidates, sum_squares)
+
+    def exclude(self, learner) -> None:
+        """Nothing to do: a drawn learner is drawn again with probability 0."""
+
+
+class Perceptrons(_Sampled):
+    """Random perceptrons sign(theta'x - kappa), the measure of the perceptron kernel (Lin & Li 2008).
+
+    theta is uniform on the unit sphere and kappa uniform on [-R, R], R = max_i ||x_i||
+    (the perceptron kernel Delta' - ||x - x'||_2 integrates over this measure).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Training inputs (best centred, e.g. standardised).
+    n_candidates : int, default=2000
+        Perceptrons drawn per search (§VI-A).
+    random_state : int, RandomState or None, default=None
+    """
+
+    def __init__(self, X: np.ndarray, *, n_candidates: int = 2000, random_state=None) -> None:
+        super().__init__(X, n_candidates=n_candidates, random_state=random_state)
+        self.radius = float(np.sqrt(np.einsum("ij,ij->i", self.X, self.X).max()))
+
+    def _draw(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+        theta = self.random_state.standard_normal((self.X.shape[1], size))
+        theta /= np.maximum(np.linalg.norm(theta, axis=0), np.finfo(float).tiny)
+        return theta, self.random_state.uniform(-self.radius, self.radius, size)
+
+    def _outputs(self, Z: np.ndarray) -> np.ndarray:
+        return _signs(Z > 0)
+
+    def _learner(self, theta: np.ndarray, kappa: float, score: float) -> Perceptron:
+        return Perceptron(theta, kappa, 1.0 if score >= 0 else -1.0)
+
+
+class FourierFeatures(_Sampled):
+    """Random Fourier features cos(theta'x - kappa) of the Gaussian kernel exp(-gamma ||x - x'||^2).
+
+    theta ~ N(0, 2 gamma I) and kappa uniform on [0, 2 pi) (Rahimi & Recht 2007; the
+    ``gamma`` of scikit-learn's SVC and RBFSampler), so the SVM's bandwidth carries
+    over (§VI-A). A negated feature is the feature with kappa + pi.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Training inputs.
+    gamma : float
+        Width of the Gaussian kernel, > 0.
+    n_candidates : int, default=2000
+        Features drawn per search (§VI-A).
+    random_state : int, RandomState or None, default=None
+    """
+
+    def __init__(self, X: np.ndarray, *, gamma: float, n_candidates: int = 2000, random_state=None) -> None:
+        if not (isinstance(gamma, Real) and np.isfinite(gamma) and gamma > 0):
+            raise ValueError(f"gamma must be a finite number > 0, got {gamma!r}")
+        super().__init__(X, n_candidates=n_candidates, random_state=random_state)
+        self.gamma = float(gamma)
+
+    def _draw(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+        theta = self.random_state.normal(0.0, np.sqrt(2.0 * self.gamma), (self.X.shape[1], size))
+        return theta, self.random_state.uniform(0.0, 2.0 * np.pi, size)
+
+    def _outputs(self, Z: np.ndarray) -> np.ndarray:
+        return np.cos(Z)
+
+    def _learner(self, theta: np.ndarray, kappa: float, score: float) -> FourierFeature:
+        return FourierFeature(theta, kappa if score >= 0 else (kappa + np.pi) % (2.0 * np.pi))

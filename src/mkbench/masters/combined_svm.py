@@ -1,0 +1,154 @@
+"""The SVM with a combined kernel: J(beta) and its gradient over a stack of unit-trace kernels.
+
+Both SILP (Sonnenburg et al., JMLR 2006) and SimpleMKL (Rakotomamonjy et al.,
+ICML 2007, JMLR 2008) minimise, over kernel weights beta on the simplex,
+
+    J(beta) = max_alpha  sum_i alpha_i - 1/2 alpha' Y (sum_k beta_k K_k) Y alpha
+              s.t.  alpha' y = 0,  0 <= alpha <= C,
+
+the dual objective of an SVM with the combined kernel (solved here by
+scikit-learn's libsvm on the precomputed kernel, :mod:`mkbench.masters.libsvm_call`),
+and by Danskin's theorem dJ/dbeta_k = -1/2 alpha*' Y K_k Y alpha* (notes,
+"J(beta)" slide). :class:`CombinedSVM` evaluates both at any beta, reading the
+stack of training kernels (:func:`mkbench.kernels.grid.unit_trace_stack`) in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .libsvm_call import solve_precomputed
+
+__all__ = ["CombinedSVM", "SVMSolution"]
+
+
+@dataclass(frozen=True)
+class SVMSolution:
+    """The SVM with the combined kernel sum_k beta_k K_k, solved at fixed weights beta.
+
+    Attributes
+    ----------
+    beta : ndarray of shape (n_kernels,)
+        The weights it was solved at.
+    alpha_y : ndarray of shape (n_samples,)
+        y_i alpha_i (0 off the support).
+    support : ndarray of shape (n_support,)
+        Indices i with alpha_i > 0.
+    intercept : float
+        Offset b of f(x) = sum_i y_i alpha_i K(x, x_i) + b.
+    objective : float
+        J(beta) = sum_i alpha_i - 1/2 alpha' Y K Y alpha, the SVM dual objective.
+    kernel : ndarray of shape (n_samples, n_samples)
+        The combined training kernel K = sum_k beta_k K_k.
+    """
+
+    beta: np.ndarray
+    alpha_y: np.ndarray
+    support: np.ndarray
+    intercept: float
+    objective: float
+    kernel: np.ndarray
+
+    @property
+    def alpha_sum(self) -> float:
+        """sum_i alpha_i."""
+        return float(np.abs(self.alpha_y).sum())
+
+
+class CombinedSVM:
+    """J(beta) and its gradient over a stack of unit-trace training kernels.
+
+    Parameters
+    ----------
+    stack : ndarray of shape (n_kernels, n_samples, n_samples)
+        Training kernels (:func:`mkbench.kernels.grid.unit_trace_stack`); read in place, never copied.
+    y : ndarray of shape (n_samples,)
+        Labels in {-1, +1}.
+    C : float
+        SVM box constraint.
+    tol : float
+        libsvm's stopping tolerance.
+
+    Attributes
+    ----------
+    n_solves : int
+        SVMs solved so far.
+    """
+
+    def __init__(self, stack: np.ndarray, y: np.ndarray, C: float, tol: float) -> None:
+        self.stack = stack
+        self.y = y
+        self.C = C
+        self.tol = tol
+        self.n_solves = 0
+        n_kernels, n, _ = stack.shape
+        self._flat = stack.reshape(n_kernels, n * n)  # a view: rows are the kernels
+        self._rows = stack.reshape(n_kernels * n, n)
+
+    @property
+    def n_kernels(self) -> int:
+        return self.stack.shape[0]
+
+    def kernel(self, weights: np.ndarray) -> np.ndarray:
+        """The combination sum_k w_k K_k, reading only the kernels with w_k != 0.
+
+        Parameters
+        ----------
+        weights : ndarray of shape (n_kernels,)
+            Any weights (kernel weights beta, or a direction of change of beta).
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_samples)
+        """
+        n = self.stack.shape[1]
+        used = np.flatnonzero(weights)
+        if 2 * used.size >= weights.size:
+            return (weights @ self._flat).reshape(n, n)
+        K, term = np.zeros((n, n)), np.empty((n, n))
+        for k in used:  # no copy of the used kernels (stack[used] would make one)
+            np.multiply(self.stack[k], weights[k], out=term)
+            K += term
+        return K
+
+    def solve(self, beta: np.ndarray, kernel: np.ndarray | None = None) -> SVMSolution:
+        """Solve the SVM dual with kernel sum_k beta_k K_k (libsvm; no warm start).
+
+        Parameters
+        ----------
+        beta : ndarray of shape (n_kernels,)
+        kernel : ndarray of shape (n_samples, n_samples), default=None
+            sum_k beta_k K_k if the caller has it (e.g. updated along a line); None
+            computes it.
+
+        Returns
+        -------
+        SVMSolution
+        """
+        K = self.kernel(beta) if kernel is None else kernel
+        dual = solve_precomputed(K, self.y, C=self.C, tol=self.tol)
+        self.n_solves += 1
+        alpha_y = dual.dual_coef
+        support = np.flatnonzero(alpha_y)
+        v = alpha_y[support]
+        objective = np.abs(v).sum() - 0.5 * v @ K[np.ix_(support, support)] @ v
+        return SVMSolution(beta, alpha_y, support, dual.intercept, float(objective), K)
+
+    def quadratic_terms(self, alpha_y: np.ndarray) -> np.ndarray:
+        """alpha' Y K_k Y alpha for every kernel k, in one matrix product over the stack.
+
+        Parameters
+        ----------
+        alpha_y : ndarray of shape (n_samples,)
+
+        Returns
+        -------
+        ndarray of shape (n_kernels,)
+        """
+        return (self._rows @ alpha_y).reshape(self.n_kernels, -1) @ alpha_y
+
+    def gradient(self, solution: SVMSolution) -> np.ndarray:
+        """dJ/dbeta_k = -1/2 alpha*' Y K_k Y alpha* at the solution's beta (notes, "J(beta)")."""
+        return -0.5 * self.quadratic_terms(solution.alpha_y)
