@@ -28,13 +28,12 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels.grid import resolve_kernels, unit_trace_stack
 from ..masters._solution import check_C
 from ..masters.combined_svm import CombinedSVM, SVMSolution
-from ._binary import BinaryClassifierMixin
+from ._binary import BinaryClassifierMixin, binary_targets
 
 __all__ = [
     "ZERO_WEIGHT",
@@ -142,15 +141,9 @@ class MKLClassifierBase(BinaryClassifierMixin, BaseEstimator):
         start = perf_counter()
         self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size != 2:
-            raise ValueError(
-                f"Only binary classification is supported. The type of the target is "
-                f"{type_of_target(y)}: y has {self.classes_.size} class(es) {self.classes_.tolist()[:5]}; "
-                f"wrap {type(self).__name__} in sklearn.multiclass.OneVsRestClassifier for more classes."
-            )
-        signed = np.where(y == self.classes_[1], 1.0, -1.0)
+        self.classes_, signed = binary_targets(
+            y, more=f"wrap {type(self).__name__} in sklearn.multiclass.OneVsRestClassifier for more classes."
+        )
         self.kernels_ = tuple(resolve_kernels(self.kernels, X))
         stack, self.kernel_scales_ = unit_trace_stack(self.kernels_, X)
         svm = CombinedSVM(stack, signed, float(self.C), float(self.svm_tol))

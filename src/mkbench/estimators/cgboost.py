@@ -19,14 +19,13 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..cg import column_generation
 from ..kernels import Kernel, KernelColumns, Sum, make_library
 from ..masters import LPMaster, QPMaster, SVMDualMaster, make_qp_master
 from ..oracles import KernelOracle
-from ._binary import BinaryClassifierMixin
+from ._binary import BinaryClassifierMixin, binary_targets
 
 __all__ = ["CGBoostClassifier", "CGBoostRegressor"]
 
@@ -264,15 +263,9 @@ class CGBoostClassifier(BinaryClassifierMixin, _CGBoost):
         if self.penalty not in ("l1", "l2"):
             raise ValueError(f"penalty must be 'l1' (LP, eq. 4) or 'l2' (QP, eq. 7), got {self.penalty!r}")
         X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size != 2:
-            raise ValueError(
-                f"Only binary classification is supported. The type of the target is "
-                f"{type_of_target(y)}: y has {self.classes_.size} class(es) {self.classes_.tolist()[:5]}; "
-                "wrap CGBoostClassifier in sklearn.multiclass.OneVsRestClassifier for more classes."
-            )
-        signed = np.where(y == self.classes_[1], 1.0, -1.0)
+        self.classes_, signed = binary_targets(
+            y, more="wrap CGBoostClassifier in sklearn.multiclass.OneVsRestClassifier for more classes."
+        )
         options = dict(
             alpha_sign="nonneg" if self.positive else "free", intercept=_INTERCEPTS[self.fit_intercept]
         )

@@ -44,7 +44,6 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..cg import CGResult, column_generation
@@ -52,7 +51,7 @@ from ..learners import LEARNERS, make_family, outputs
 from ..masters import LinearSVMCDMaster, SVMDualMaster
 from ..masters._solution import check_choice
 from ..oracles import LearnerOracle
-from ._binary import BinaryClassifierMixin
+from ._binary import BinaryClassifierMixin, binary_targets
 
 __all__ = ["CGEnsClassifier"]
 
@@ -149,17 +148,10 @@ class _LearnerEnsemble(BinaryClassifierMixin, BaseEstimator):
 
     def _binary_targets(self, X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size != 2:
-            raise ValueError(
-                f"Only binary classification is supported. The type of the target is "
-                f"{type_of_target(y)}: y has {self.classes_.size} class(es) {self.classes_.tolist()[:5]}; "
-                f"use CGEnsSLSClassifier for more classes."
-            )
+        self.classes_, signed = binary_targets(y, more="use CGEnsSLSClassifier for more classes.")
         if X.shape[0] < 2:
             raise ValueError(f"{type(self).__name__} needs at least 2 samples, got {X.shape[0]}")
-        return X, np.where(y == self.classes_[1], 1.0, -1.0)
+        return X, signed
 
     def fit(self, X: np.ndarray, y: np.ndarray):
         """Fit on two classes; the second of ``classes_`` is the positive class (+1).

@@ -14,10 +14,10 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import AdaBoostClassifier
 from sklearn.utils import check_random_state
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ..learners import make_family
+from ._binary import binary_targets
 
 __all__ = ["LearnerAdaBoostClassifier", "WeakLearnerClassifier"]
 
@@ -101,16 +101,10 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
 
 def _binary_labels(name: str, X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``classes_`` and y coded -1 / +1 (+1 = ``classes_[1]``); a clear error unless there are two classes."""
-    check_classification_targets(y)
-    classes = np.unique(y)
-    if classes.size != 2:
-        raise ValueError(
-            f"Only binary classification is supported. The type of the target is {type_of_target(y)}: "
-            f"y has {classes.size} class(es) {classes.tolist()[:5]}; use AdaBoostMHClassifier for more classes."
-        )
+    classes, signed = binary_targets(y, more="use AdaBoostMHClassifier for more classes.")
     if X.shape[0] < 2:
         raise ValueError(f"{name} needs at least 2 samples, got {X.shape[0]}")
-    return classes, np.where(y == classes[1], 1.0, -1.0)
+    return classes, signed
 
 
 class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):

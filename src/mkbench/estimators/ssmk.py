@@ -22,14 +22,13 @@ from typing import Any
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_array, validate_data
 
 from ..cg import CGResult, column_generation
 from ..kernels import KernelColumns
 from ..masters import LPMaster
 from ..oracles import KernelOracle
-from ._binary import BinaryClassifierMixin
+from ._binary import BinaryClassifierMixin, binary_targets
 from .cgboost import _CGBoost
 
 __all__ = ["SOLVES", "LP9Fit", "SSMKClassifier", "solve_lp9"]
@@ -220,19 +219,11 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         if self.solve not in SOLVES:
             raise ValueError(f"solve must be 'cg' (Algorithm 1) or 'full' (one LP), got {self.solve!r}")
         X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        if self.classes_.size != 2:
-            raise ValueError(
-                f"Only binary classification is supported. The type of the target is "
-                f"{type_of_target(y)}: y has {self.classes_.size} class(es) {self.classes_.tolist()[:5]}; "
-                "SSMK (LP 9) separates two classes."
-            )
+        self.classes_, signed = binary_targets(y, more="SSMK (LP 9) separates two classes.")
         centres = X if X_unlabeled is None else np.vstack([X, self._check_unlabeled(X_unlabeled)])
         self.n_labeled_, self.n_unlabeled_ = X.shape[0], centres.shape[0] - X.shape[0]
         columns = KernelColumns(X, self._library(), centres=centres)
         self.kernels_ = columns.kernels
-        signed = np.where(y == self.classes_[1], 1.0, -1.0)
         fit = solve_lp9(
             columns, signed, self.C, solve=self.solve, tol=self.tol, max_iter=self.max_iter,
             time_limit=self.time_limit,
