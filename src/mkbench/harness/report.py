@@ -191,11 +191,14 @@ def write_table(
 
 
 def _pyplot():
+    """pyplot on the file backend, with the one seaborn theme every figure of the harness uses."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import seaborn as sns
 
+    sns.set_theme(style="whitegrid", context="notebook", palette="colorblind")
     return plt
 
 
@@ -230,6 +233,7 @@ def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike,
     """Per-split values of ``metric`` by method and data set (seaborn), as PNG and PDF."""
     import seaborn as sns
 
+    _pyplot()
     if metric not in records:
         raise ConfigError(f"metric {metric!r} is in no record")
     ok = in_percent(records[~records["status"].astype(str).str.startswith("failed")], metric)
@@ -267,6 +271,7 @@ def draw_lines(
     """
     import seaborn as sns
 
+    _pyplot()
     for name in (x, y):
         if name not in frame:
             raise ConfigError(f"{name!r} is not a field to draw; available: {', '.join(sorted(frame.columns))}")
@@ -298,6 +303,7 @@ def draw_bars(records: pd.DataFrame, prefix: str, out_stem: str | os.PathLike, *
     """
     import seaborn as sns
 
+    _pyplot()
     fields = [c for c in records if c.startswith(f"{prefix}_") and c[len(prefix) + 1 :].isdigit()]
     if not fields:
         raise ConfigError(f"no record has fields {prefix}_1, {prefix}_2, ...; is the method's count_features set?")
