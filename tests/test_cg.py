@@ -12,8 +12,10 @@ from sklearn.exceptions import ConvergenceWarning
 from mkbench.cg import column_generation
 from mkbench.kernels import KernelColumns
 from mkbench.masters import (
+    FreeOffsetSVMCDMaster,
     LinearSVMCDMaster,
     LPMaster,
+    NonnegFreeOffsetSVMCDMaster,
     NonnegLinearSVMCDMaster,
     NonnegSVMDualMaster,
     QPMaster,
@@ -97,11 +99,13 @@ def test_qp_column_generation_reaches_the_full_qp(data, strategy, loss, alpha_si
 
 # The dual-solver masters: libsvm (free b; linear and RBF columns only, the quadratic ones make
 # K K' too ill-conditioned for SMO, see qp_libsvm) and dual CD (b penalised; every kernel, with
-# its default loose solves until column generation tightens it).
+# its default loose solves until column generation tightens it; b penalised or free).
 DUAL_BACKENDS = {
     "libsvm": (["linear", "rbf"], "free", {"free": SVMDualMaster, "nonneg": NonnegSVMDualMaster}),
     "dual_cd": (["linear", "quadratic", "rbf"], "regularized",
                 {"free": LinearSVMCDMaster, "nonneg": NonnegLinearSVMCDMaster}),
+    "dual_cd-free-offset": (["linear", "quadratic", "rbf"], "free",
+                            {"free": FreeOffsetSVMCDMaster, "nonneg": NonnegFreeOffsetSVMCDMaster}),
 }
 
 

@@ -56,15 +56,14 @@ def test_regressor_equals_the_full_master(data):
     np.testing.assert_allclose(model.predict(X), K @ full.alpha + full.intercept, atol=1e-3)
 
 
-# The dual-solver backends and the offset each solves (make_qp_master).
-DUAL_SOLVERS = {"libsvm": (True, "free"), "dual_cd": ("regularized", "regularized")}
+# The dual-solver backends and the offsets each solves (make_qp_master).
+DUAL_SOLVERS = [("libsvm", True, "free"), ("dual_cd", "regularized", "regularized"), ("dual_cd", True, "free")]
 
 
 @pytest.mark.parametrize("positive", [False, True])
-@pytest.mark.parametrize("solver", sorted(DUAL_SOLVERS))
-def test_dual_solver_backends_reach_the_same_full_master(data, solver, positive):
+@pytest.mark.parametrize(("solver", "fit_intercept", "intercept"), DUAL_SOLVERS)
+def test_dual_solver_backends_reach_the_same_full_master(data, solver, fit_intercept, intercept, positive):
     X, labels, _ = data
-    fit_intercept, intercept = DUAL_SOLVERS[solver]
     kernels = ["linear", "rbf"] if solver == "libsvm" else ["linear", "quadratic", "rbf"]  # SMO crawls on Q
     model = CGBoostClassifier(kernels, C=2.0, solver=solver, positive=positive, fit_intercept=fit_intercept)
     model.fit(X, labels)
@@ -75,7 +74,7 @@ def test_dual_solver_backends_reach_the_same_full_master(data, solver, positive)
     assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-4)
     f_full = K @ full.alpha + full.intercept
     np.testing.assert_allclose(model.decision_function(X), f_full, atol=1e-3 * np.abs(f_full).max())
-    with pytest.raises(ValueError, match=f"solver={solver!r} solves the 2-norm master only with a {intercept} offset"):
+    with pytest.raises(ValueError, match=f"solver={solver!r} solves the 2-norm master only with a .*{intercept} offset"):
         CGBoostClassifier(["linear"], fit_intercept=False, solver=solver).fit(X, labels)
 
 

@@ -15,8 +15,10 @@ from sklearn.svm import LinearSVC
 from mkbench.exceptions import SolverError
 from mkbench.kernels import KernelColumns
 from mkbench.masters import (
+    FreeOffsetSVMCDMaster,
     LinearSVMCDMaster,
     LPMaster,
+    NonnegFreeOffsetSVMCDMaster,
     NonnegLinearSVMCDMaster,
     NonnegSVMDualMaster,
     QPMaster,
@@ -444,8 +446,10 @@ def test_make_qp_master_backends(problem):
     cd = {"intercept": "regularized", "solver": "dual_cd"}
     assert type(make_qp_master(y, C, alpha_sign="free", **cd)) is LinearSVMCDMaster
     assert isinstance(make_qp_master(y, C, **cd), NonnegLinearSVMCDMaster)
-    with pytest.raises(ValueError, match=r"solver='dual_cd' .* a regularized offset .*intercept='free'"):
-        make_qp_master(y, C, intercept="free", solver="dual_cd")
+    assert type(make_qp_master(y, C, alpha_sign="free", intercept="free", solver="dual_cd")) is FreeOffsetSVMCDMaster
+    assert type(make_qp_master(y, C, intercept="free", solver="dual_cd")) is NonnegFreeOffsetSVMCDMaster
+    with pytest.raises(ValueError, match=r"solver='dual_cd' .* a free offset .* or a regularized offset .*intercept='none'"):
+        make_qp_master(y, C, intercept="none", solver="dual_cd")
     with pytest.raises(ValueError, match=r"solver='dual_cd' solves the classification master only"):
         make_qp_master(y, C, loss="epsilon_insensitive", **cd)
     with pytest.raises(ValueError, match=r"solver='cvxopt' is not one of"):
@@ -518,6 +522,74 @@ def test_dual_cd_failure_raises_or_records(problem):
         LinearSVMCDMaster(y, C, tol=0.0)
     with pytest.raises(ValueError, match="columns must have shape"):
         LinearSVMCDMaster(y, C).add_columns(K[:10])
+
+
+# ---------------------------------------------------------------- QP, free offset (dual CD, method of multipliers)
+
+FREE_OFFSET_MASTERS = {
+    "free": lambda y, C, **kw: FreeOffsetSVMCDMaster(y, C, tol=1e-9, **kw),
+    "nonneg": lambda y, C, **kw: NonnegFreeOffsetSVMCDMaster(y, C, tol=1e-9, loose_tol=None, **kw),
+}
+
+
+@pytest.mark.parametrize("alpha_sign", ["free", "nonneg"])
+def test_free_offset_dual_cd_equals_the_full_qp_whatever_the_column_order(problem, alpha_sign):
+    """Coordinate descent with y'u = 0 by the method of multipliers reaches the optimum of eq. 11 / eq. 7 with a
+    free b (§4.1, second case), with the columns one by one in a random order, in chunks, or all at once."""
+    make = FREE_OFFSET_MASTERS[alpha_sign]
+    K, y, _ = problem
+    reference = highs_qp_reference(K, y, C, "hinge", alpha_sign, "free")
+    clarabel = solve_qp(K, y, C, alpha_sign=alpha_sign, intercept="free")
+    order = np.random.default_rng(1).permutation(K.shape[1])
+    one_by_one = make(y, C)
+    for j in order:
+        one_by_one.add_columns(K[:, j])
+        shuffled = one_by_one.solve()
+    chunked = _add_in_chunks(make(y, C), K)
+    at_once = make(y, C, columns=K).solve()
+    orders = (order, np.random.default_rng(0).permutation(K.shape[1]), np.arange(K.shape[1]))
+    for columns, solution in zip(orders, (shuffled, chunked, at_once)):
+        assert solution.optimal and solution.objective == pytest.approx(reference, rel=1e-6)
+        assert abs(y @ solution.duals) <= 1e-6 * C * len(y)  # the equality of the free offset's dual
+        scores = K[:, columns].T @ solution.pricing_weights
+        expected = scores if alpha_sign == "free" else np.maximum(scores, 0.0)
+        np.testing.assert_allclose(solution.alpha, expected, atol=1e-6)  # eq. 8
+        alpha = np.empty_like(solution.alpha)
+        alpha[columns] = solution.alpha
+        np.testing.assert_allclose(alpha, clarabel.alpha, atol=1e-4 * np.abs(clarabel.alpha).max())
+        assert solution.intercept == pytest.approx(clarabel.intercept, abs=1e-4 * np.abs(clarabel.alpha).max())
+        S, rhs = _margin_rows(y, "hinge")
+        _check_complementarity(solution, S, rhs, K[:, columns], C, tol=1e-5)
+
+
+@pytest.mark.parametrize("alpha_sign", ["free", "nonneg"])
+@pytest.mark.parametrize(("scale", "shift"), [(0.01, 0.0), (100.0, 0.0), (1.0, 50.0)])
+def test_free_offset_dual_cd_solves_every_input_scale(problem, alpha_sign, scale, shift):
+    """The same optimum as Clarabel's full QP whatever the scale of the columns, and shifted columns (raw
+    pixels): where coordinate descent crawls (columns x 100 act as C x 10^4) the solve goes to Clarabel."""
+    K, y, _ = problem
+    K = K * scale + shift
+    clarabel = solve_qp(K, y, C, alpha_sign=alpha_sign, intercept="free")
+    master = FREE_OFFSET_MASTERS[alpha_sign](y, C)
+    solution = _add_in_chunks(master, K, chunk=25)
+    assert solution.optimal
+    primal = 0.5 * solution.alpha @ solution.alpha + C * solution.xi.sum()
+    alpha = np.empty_like(solution.alpha)
+    alpha[np.random.default_rng(0).permutation(K.shape[1])] = solution.alpha
+    # at scale 100 (objective ~0.02) Clarabel's and HiGHS's own optima differ by 1e-4 relative
+    assert primal == pytest.approx(clarabel.objective, rel=1e-3)
+    np.testing.assert_allclose(alpha, clarabel.alpha, atol=1e-3 * np.abs(clarabel.alpha).max())
+    if scale == 100.0:
+        assert master.n_exact_solves > 0
+
+
+def test_free_offset_dual_cd_hands_every_solve_to_clarabel_without_budget(problem):
+    """With max_epochs=1 every solve is Clarabel's, and coordinate descent resumes from its u: still the optimum."""
+    K, y, _ = problem
+    master = NonnegFreeOffsetSVMCDMaster(y, C, tol=1e-9, loose_tol=None, max_epochs=1)
+    solution = _add_in_chunks(master, K)
+    assert master.n_exact_solves >= 150 // 37
+    assert solution.objective == pytest.approx(highs_qp_reference(K, y, C, "hinge", "nonneg", "free"), rel=1e-6)
 
 
 def test_error_points_are_rows_with_slack(problem):

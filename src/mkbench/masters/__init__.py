@@ -29,5 +29,6 @@ from .protocol import Master
 from .qp_libsvm import NonnegSVMDualMaster, SVMDualMaster, make_qp_master
 from .qp_osqp import QPMaster, solve_qp
 from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster
+from .svm_cd_offset import FreeOffsetSVMCDMaster, NonnegFreeOffsetSVMCDMaster
 
-__all__ = ["LPMaster", "LinearSVMCDMaster", "Master", "MasterSolution", "NonnegLinearSVMCDMaster", "NonnegSVMDualMaster", "QPMaster", "SVMDualMaster", "make_qp_master", "solve_lp", "solve_qp"]
+__all__ = ["FreeOffsetSVMCDMaster", "LPMaster", "LinearSVMCDMaster", "Master", "MasterSolution", "NonnegFreeOffsetSVMCDMaster", "NonnegLinearSVMCDMaster", "NonnegSVMDualMaster", "QPMaster", "SVMDualMaster", "make_qp_master", "solve_lp", "solve_qp"]

@@ -55,6 +55,7 @@ from .active_set import NonnegActiveSet
 from .libsvm_call import solve_precomputed
 from .qp_osqp import LOSSES, QPMaster
 from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster
+from .svm_cd_offset import FreeOffsetSVMCDMaster, NonnegFreeOffsetSVMCDMaster
 
 __all__ = ["NonnegSVMDualMaster", "SVMDualMaster", "make_qp_master"]
 
@@ -247,6 +248,10 @@ class NonnegSVMDualMaster(NonnegActiveSet, SVMDualMaster):
         self._gram = K_P @ K_P.T
 
 
+#: The estimators' fit_intercept for each offset of the masters.
+_FIT_INTERCEPT = {"free": "True", "regularized": "'regularized'"}
+
+
 def make_qp_master(
     y: np.ndarray,
     C: float,
@@ -264,9 +269,11 @@ def make_qp_master(
         As for :class:`.QPMaster`; ``loss``, ``epsilon``, ``columns`` and
         ``on_failure`` go to every backend.
     solver : {"clarabel", "osqp", "libsvm", "dual_cd"}, default="clarabel"
-        "libsvm" (:class:`SVMDualMaster`) needs a free offset, "dual_cd"
-        (:class:`.LinearSVMCDMaster`: liblinear's dual coordinate descent,
-        warm-started) classification with a regularised offset. Both are much
+        "libsvm" (:class:`SVMDualMaster`) needs a free offset; "dual_cd"
+        (liblinear's dual coordinate descent, warm-started) solves classification
+        with a regularised offset (:class:`.LinearSVMCDMaster`) or a free one
+        (:class:`.FreeOffsetSVMCDMaster`, Clarabel taking over a solve where
+        coordinate descent crawls). Both are much
         faster than the interior point on well-scaled kernels, but not the
         default: they stop at a dual tolerance, so their solutions are accurate to
         about 1e-4 rather than 1e-9, and SMO slows down badly on ill-conditioned
@@ -286,15 +293,18 @@ def make_qp_master(
     nonneg = check_choice("alpha_sign", alpha_sign, ("nonneg", "free")) == "nonneg"
     if solver in ("clarabel", "osqp"):
         return QPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept, solver=solver, **options)
-    needed = {"libsvm": ("free", "fit_intercept=True"), "dual_cd": ("regularized", "fit_intercept='regularized'")}
-    if intercept != needed[solver][0]:
+    needed = {"libsvm": ("free",), "dual_cd": ("free", "regularized")}
+    if intercept not in needed[solver]:
+        offsets = " or a ".join(f"{name} offset (fit_intercept={_FIT_INTERCEPT[name]})" for name in needed[solver])
         raise ValueError(
-            f"solver={solver!r} solves the 2-norm master only with a {needed[solver][0]} offset "
-            f"({needed[solver][1]}), got intercept={intercept!r}; use solver='clarabel'"
+            f"solver={solver!r} solves the 2-norm master only with a {offsets}, got intercept={intercept!r}; "
+            "use solver='clarabel'"
         )
     if solver == "libsvm":
         return NonnegSVMDualMaster(y, C, **options) if nonneg else SVMDualMaster(y, C, **options)
     if options.pop("loss", "hinge") != "hinge":
         raise ValueError("solver='dual_cd' solves the classification master only (hinge loss); use solver='clarabel'")
     options.pop("epsilon", None)
+    if intercept == "free":
+        return NonnegFreeOffsetSVMCDMaster(y, C, **options) if nonneg else FreeOffsetSVMCDMaster(y, C, **options)
     return NonnegLinearSVMCDMaster(y, C, **options) if nonneg else LinearSVMCDMaster(y, C, **options)

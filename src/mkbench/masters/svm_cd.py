@@ -55,8 +55,11 @@ __all__ = ["LinearSVMCDMaster", "NonnegLinearSVMCDMaster"]
 
 
 @numba.njit(cache=True, nogil=True)
-def _dual_cd(X, y, alpha, w, QD, C, eps, max_epochs, seed):  # pragma: no cover - compiled
+def _dual_cd(X, y, alpha, w, QD, C, eps, max_epochs, seed, shift=0.0):  # pragma: no cover - compiled
     """liblinear's dual coordinate descent for the hinge-loss SVM, from the given alpha.
+
+    With ``shift`` = mu the margins are y_i (w'x_i + mu): the subproblem of the
+    method of multipliers in :mod:`.svm_cd_offset` (mu, a fixed part of the offset).
 
     Parameters
     ----------
@@ -76,6 +79,8 @@ def _dual_cd(X, y, alpha, w, QD, C, eps, max_epochs, seed):  # pragma: no cover 
     max_epochs : int
     seed : int
         Seeds the random order of each epoch.
+    shift : float, default=0.0
+        A fixed offset added to every output w'x_i.
 
     Returns
     -------
@@ -99,7 +104,7 @@ def _dual_cd(X, y, alpha, w, QD, C, eps, max_epochs, seed):  # pragma: no cover 
             g = 0.0
             for j in range(k):
                 g += w[j] * X[i, j]
-            g = y[i] * g - 1.0
+            g = y[i] * (g + shift) - 1.0
             pg = 0.0
             if alpha[i] == 0.0:
                 if g > pg_max_old:  # shrink: stays at its bound

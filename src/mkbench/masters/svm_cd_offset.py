@@ -1,0 +1,200 @@
+"""The 2-norm master with a free offset by warm-started dual coordinate descent: the method of multipliers.
+
+CG-Boost's QP (7) or (11) with a free, unregularised offset b (cgboost §4.1,
+second case) is a linear SVM over the kernel columns K_W whose dual carries the
+equality y'u = 0:
+
+    min_u  1/2 u'Y K_W K_W' Y u - 1'u   s.t.  0 <= u <= C,  y'u = 0.
+
+Coordinate descent cannot keep an equality, so the equality is handled by the
+method of multipliers (Hestenes 1969; Bertsekas, *Constrained Optimization and
+Lagrange Multiplier Methods*, 1982, ch. 2): with a multiplier mu and a penalty
+rho = B^2 the augmented subproblem
+
+    min_u  1/2 u'Y (K_W K_W' + B^2 11') Y u - sum_i u_i (1 - mu y_i)   s.t.  0 <= u <= C
+
+is liblinear's dual with a constant feature B and every output shifted by mu
+(:func:`.svm_cd._dual_cd` with ``shift=mu``), and the update mu <- mu + B^2 y'u
+is a proximal-point step on the offset. In the primal each subproblem is the
+SVM with b = mu + B w_B and w_B^2 / 2 penalising only the step from mu, so
+the steps shrink to 0 and mu converges to the free b; a step below the
+solver's tolerance ends the loop. The previous u stays feasible for every
+subproblem and for every new column (the box does not depend on them), so each
+solve starts warm, as in :mod:`.svm_cd`.
+
+With a free offset the problem does not change when a column is shifted by a
+constant (b absorbs it), so the columns are centred over the points before they
+reach the solver: f = (K - 1 m') alpha + beta with b = beta - m'alpha. On
+non-negative columns (raw pixels, where quadratic columns reach 1e4) this
+removes the one direction all columns share, which is what made the dual
+ill-conditioned; the constant feature then is orthogonal to every column.
+Pricing is unchanged by the centring: the weights y * u - mean(y * u) give
+every raw column K_.j the score of its centred version.
+
+``tests/test_masters.py`` checks the solutions against Clarabel's direct QP
+solve with the columns added at once, in chunks or one by one, at several
+input scales.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from time import perf_counter
+
+import numpy as np
+
+from ._solution import MasterSolution
+from .qp_osqp import solve_qp
+from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster, _dual_cd
+
+__all__ = ["FreeOffsetSVMCDMaster", "NonnegFreeOffsetSVMCDMaster"]
+
+
+class _FreeOffset:
+    """Mixin over :class:`.LinearSVMCDMaster`: centred columns, and the offset by the method of multipliers.
+
+    ``max_outer`` bounds the multiplier updates of one solve.
+    """
+
+    intercept = "free"
+    max_outer = 10_000
+    n_exact_solves = 0  # solves handed to Clarabel
+
+    def __init__(self, y: np.ndarray, C: float, **options: object) -> None:
+        options.setdefault("max_epochs", 1000)
+        super().__init__(y, C, **options)
+    _mu = 0.0  # the multiplier: the offset of the centred model
+
+    def _set_features(self, K: np.ndarray) -> None:
+        self._means = np.zeros(0)
+        super()._set_features(K)
+
+    def _append_features(self, K: np.ndarray) -> None:
+        means = K.mean(axis=0)
+        self._means = np.concatenate([self._means, means])
+        super()._append_features(K - means)
+
+    def _rescale(self) -> float:
+        """Set the penalty B^2 to the mean squared norm of the centred rows, so both parts weigh alike."""
+        X, old = self._X.array, self.intercept_scaling
+        features = self._QD - old**2
+        B = float(np.sqrt(features.mean())) if features.size and features.mean() > 0 else 1.0
+        X[:, 0] = B
+        self._QD = features + B**2
+        self._w[0] *= B / old  # w_B = B y'u
+        self.intercept_scaling = B
+        return B
+
+    def _solve_free(self) -> tuple[np.ndarray, float, int, bool]:
+        """The method of multipliers from the current u: (pricing weights, b, passes, True).
+
+        When the passes of one solve pass ``max_epochs`` (coordinate descent crawls
+        when C ||K_i.||^2 is large, e.g. quadratic columns of raw pixels), the solve
+        is handed to :meth:`_solve_exactly`.
+        """
+        B = self._rescale()
+        epochs = 0
+        for _ in range(self.max_outer):
+            passes, converged = _dual_cd(
+                self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps,
+                self.max_epochs - epochs, 0, self._mu,
+            )
+            epochs += passes
+            if not converged:
+                break
+            step = B * self._w[0]  # B^2 y'u: the proximal step of the offset
+            self._mu += step
+            if abs(step) <= 0.1 * self._eps:
+                return self._weights(), self._mu - self._means @ self._w[1:], epochs, True
+        return self._solve_exactly(epochs)
+
+    def _solve_exactly(self, epochs: int) -> tuple[np.ndarray, float, int, bool]:
+        """Clarabel's interior point on the current columns; coordinate descent resumes from its u next time."""
+        exact = solve_qp(self._X.array[:, 1:], self.y, self.C, alpha_sign="free", intercept="free")
+        self._alpha[:] = np.clip(exact.duals, 0.0, self.C)
+        self._w = self._X.array.T @ (self.y * self._alpha)
+        self._mu = exact.intercept
+        self.n_exact_solves += 1
+        return self._weights(), self._mu - self._means @ self._w[1:], epochs + exact.iterations, True
+
+    def _weights(self) -> np.ndarray:
+        """y * u - mean(y * u): the pricing weights of the centred columns, applied to raw ones."""
+        weights = self.y * self._alpha
+        return weights - weights.mean()
+
+    def _record(self, alpha, b, outputs, iterations, seconds) -> MasterSolution:
+        """As :meth:`.LinearSVMCDMaster._record`, with the dual objective 1'u - ||alpha||^2 / 2 (no w_B)."""
+        solution = super()._record(alpha, b, outputs, iterations, seconds)
+        a = self._w[1:]
+        return replace(
+            solution,
+            pricing_weights=self._weights(),
+            objective=float(self._alpha.sum() - 0.5 * a @ a),
+        )
+
+
+class FreeOffsetSVMCDMaster(_FreeOffset, LinearSVMCDMaster):
+    """Restricted 2-norm master, alpha of either sign and a free offset (eq. 11, §4.1 second case).
+
+    Dual coordinate descent on centred columns, the equality y'u = 0 by the
+    method of multipliers (module docstring).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_rows,)
+        Labels in {-1, +1}.
+    C : float
+        Weight of the hinge slacks, > 0.
+    columns : array-like of shape (n_rows, k), default=None
+        Initial columns, as if passed to :meth:`add_columns`.
+    tol : float, default=1e-3
+        Tolerance of every coordinate-descent solve (liblinear's: the span of the
+        projected gradients over one pass); the loop over the multiplier stops when
+        the offset moves by less than ``tol / 10``.
+    max_epochs : int, default=1000
+        Passes of coordinate descent per solve, over all multiplier updates, after
+        which the solve is handed to Clarabel (``n_exact_solves`` counts them).
+    on_failure : {"raise", "record"}, default="raise"
+
+    Notes
+    -----
+    ``duals`` are u (eq. 9), ``pricing_weights`` y * u - mean(y * u), so that a
+    column prices at score_j = K_.j' (y * u) (eq. 12) once y'u = 0; ``objective``
+    is the dual objective 1'u - ||alpha||^2 / 2.
+    """
+
+    def __init__(self, y: np.ndarray, C: float, *, columns: np.ndarray | None = None, **options: object) -> None:
+        super().__init__(y, C, **options)
+        if columns is not None:
+            self.add_columns(columns)
+
+    def solve(self) -> MasterSolution:
+        """Solve the restricted master from the last u.
+
+        Returns
+        -------
+        MasterSolution
+            ``alpha`` are the column weights, ``intercept`` the free offset b.
+
+        Raises
+        ------
+        SolverError
+            If a coordinate-descent solve reaches ``max_epochs``, or the multiplier
+            has not settled after ``max_outer`` updates, and ``on_failure == "raise"``.
+        """
+        start = perf_counter()
+        _, b, epochs, converged = self._solve_free()
+        if not converged:
+            return self._failure(epochs, perf_counter() - start)
+        alpha = self._w[1:].copy()
+        return self._record(alpha, b, self._X.array[:, 1:] @ alpha + self._mu, epochs, perf_counter() - start)
+
+
+class NonnegFreeOffsetSVMCDMaster(_FreeOffset, NonnegLinearSVMCDMaster):
+    """Restricted 2-norm master, alpha >= 0 and a free offset (eq. 7, §4.1 second case).
+
+    The active set of :class:`.NonnegActiveSet` around :class:`FreeOffsetSVMCDMaster`'s
+    solver on the passive columns. Parameters as for :class:`.NonnegLinearSVMCDMaster`
+    (``loose_tol``, ``entry_tol``, ``max_steps``), less ``intercept_scaling``: the
+    offset is free.
+    """
