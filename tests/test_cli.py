@@ -67,3 +67,32 @@ def test_version_and_the_datasets_command_alone(capsys):
 
 def test_dir_shows_the_lazily_loaded_estimators():
     assert {"CGBoostClassifier", "MARKRegressor", "SelectedSVR"} <= set(dir(mkbench))
+
+
+@pytest.mark.parametrize("what", ["experiments", "tables", "figures"])
+def test_list_names_every_entry_of_the_config_with_its_title(what, capsys):
+    from mkbench.harness.config import load_config
+
+    config = load_config(ROOT / "config" / "smoke.yaml")
+    assert main(["list", what, "--config", str(ROOT / "config" / "smoke.yaml")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == list(config[what])
+    assert all(len(line.split()) > 1 for line in lines)  # a title or caption beside each name
+
+
+def test_list_methods_and_datasets(capsys):
+    from mkbench.harness.methods import METHODS
+
+    assert main(["list", "methods"]) == 0
+    methods = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in methods] == sorted(METHODS)
+    assert "mkbench.estimators.CGBoostClassifier" in "\n".join(methods)
+    assert main(["list", "datasets"]) == 0 and main(["datasets", "list"]) == 0
+    listed, direct = capsys.readouterr().out.split("abalone", 2)[1:]
+    assert listed == direct
+
+
+def test_list_with_a_missing_config_is_one_error_line(capsys, tmp_path):
+    assert main(["list", "tables", "--config", str(tmp_path / "none.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "none.yaml" in err and "does not exist" in err and "Traceback" not in err

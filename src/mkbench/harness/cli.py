@@ -5,6 +5,7 @@
     mkbench run --config FILE --experiment E --method M --dataset D [--seed S] [--split K] [--param P] [--out FILE]
     mkbench report --config FILE [--table NAME ...] [--reproduction FILE [--catalogue FILE]]
     mkbench cost --config FILE
+    mkbench list {experiments,tables,figures,methods,datasets} [--config FILE]
 
 Errors from mkbench (unknown names, bad config, missing data) are printed as one
 message, without a traceback, and the exit status is 2.
@@ -35,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
     except MkbenchError as exc:
         print(f"mkbench: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader stopped early (mkbench list tables | head): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 
@@ -94,7 +97,40 @@ def _parser() -> argparse.ArgumentParser:
     )
     cost.add_argument("--config", required=True, help="workflow config YAML")
     cost.set_defaults(func=_cost)
+
+    listing = sub.add_parser(
+        "list",
+        help="what exists: the experiments, tables and figures of a config, the methods, the data sets",
+        description="experiments, tables and figures: those of --config with their titles or captions "
+        "(each table or figure is a Snakemake target: results/tables/NAME.md, results/figures/NAME.png); "
+        "methods: the estimator names a config's methods can use; datasets: as 'mkbench datasets list'.",
+    )
+    listing.add_argument("what", choices=LISTINGS)
+    listing.add_argument("--config", default="config/config.yaml", help="workflow config YAML (default: %(default)s)")
+    listing.set_defaults(func=_list)
     return parser
+
+
+#: What ``mkbench list`` lists.
+LISTINGS = ("experiments", "tables", "figures", "methods", "datasets")
+
+
+def _list(args) -> None:
+    if args.what == "datasets":
+        _datasets_list(args)
+        return
+    if args.what == "methods":
+        from .methods import METHODS
+
+        for name, path in sorted(METHODS.items()):
+            print(f"{name:28s} {path.replace(':', '.')}")
+        return
+    from .config import load_config
+
+    config = load_config(args.config)
+    for name, spec in config[args.what].items():
+        text = spec.get("title") or spec.get("caption") or ""
+        print(f"{name:36s} {' '.join(text.split())[:100]}")
 
 
 def _data_options(parser: argparse.ArgumentParser) -> None:
