@@ -42,10 +42,7 @@ class _CGBoost(BaseEstimator):
             raise ValueError(f"max_iter must be an integer >= 0, got {self.max_iter!r}")
 
     def _library(self) -> list[Kernel]:
-        kernels = self.kernels
-        if isinstance(kernels, (str, Kernel, Mapping)):
-            kernels = kernels if isinstance(kernels, str) else [kernels]
-        return make_library(kernels)
+        return make_library(self.kernels)
 
     def _fit_master(self, X: np.ndarray, master: LPMaster | QPMaster | SVMDualMaster) -> None:
         """Run column generation of ``master`` over the kernel columns of X; set the fitted attributes."""

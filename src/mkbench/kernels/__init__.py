@@ -6,6 +6,8 @@ column (p, j) being K_p(., x_j). One module per role:
 
 * :mod:`~mkbench.kernels.functions`: the :class:`Kernel` interface and the
   kernels L, Q, R (sigma = mean squared distance) and weak RBF;
+* :mod:`~mkbench.kernels.callables`: :class:`FunctionKernel`, any callable
+  k(X, Z) a user brings (scikit-learn's pairwise functions and kernel objects);
 * :mod:`~mkbench.kernels.library`: the unit-weight composite :class:`Sum` and
   the library built from names and specs (:func:`make_kernel`, :func:`make_library`);
 * :mod:`~mkbench.kernels.columns`: :class:`KernelColumns`, the columns of K and
@@ -19,11 +21,13 @@ The names below are the kernel library's; the grid and the ensemble kernels are
 imported from their modules.
 """
 
+from .callables import FunctionKernel
 from .columns import KernelColumns
 from .functions import RBF, Kernel, Linear, Polynomial, WeakRBF, mean_squared_distance
 from .library import Sum, make_kernel, make_library
 
 __all__ = [
+    "FunctionKernel",
     "RBF",
     "Kernel",
     "KernelColumns",

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .functions import Kernel, _as_points
-from .library import make_kernel
+from .library import make_library
 
 __all__ = ["KernelColumns"]
 
@@ -39,7 +39,7 @@ class KernelColumns:
     X : array-like of shape (n_rows, n_features)
         Points indexing the rows of every column.
     kernels : sequence of Kernel or kernel specs
-        The library; specs go through :func:`~mkbench.kernels.library.make_kernel`.
+        The library; specs go through :func:`~mkbench.kernels.library.make_library`.
         Data-dependent defaults (RBF sigma) are resolved on the centres.
     centres : array-like of shape (n_centres, n_features), default=None
         Points indexing the columns of each kernel; None means X.
@@ -75,9 +75,9 @@ class KernelColumns:
         self.centres = self.X if centres is None else np.ascontiguousarray(_as_points(centres), dtype=dtype)
         if self.centres.shape[1] != self.X.shape[1]:
             raise ValueError(f"centres have {self.centres.shape[1]} features but X has {self.X.shape[1]}")
-        if not kernels:
+        self.kernels = tuple(k.resolve(self.centres) for k in make_library(kernels))
+        if not self.kernels:
             raise ValueError("the kernel library is empty")
-        self.kernels = tuple(make_kernel(k).resolve(self.centres) for k in kernels)
         self.n_computed = 0
         self.n_priced = 0
         column_bytes = self.X.shape[0] * self.X.itemsize

@@ -108,6 +108,21 @@ def _check_sigma(sigma: float | None) -> None:
         raise ValueError(f"sigma must be > 0 (or None for the data default), got {sigma!r}")
 
 
+def _width_from(kernel: Kernel) -> None:
+    """Set sigma = 1 / gamma when a Gaussian kernel was given scikit-learn's gamma, then check it."""
+    if kernel.gamma is not None:
+        if kernel.sigma is not None:
+            raise ValueError(
+                f"give the {kernel.name} kernel sigma or gamma, not both: "
+                f"exp(-||x - z||^2 / sigma) = exp(-gamma ||x - z||^2), sigma = 1 / gamma"
+            )
+        if not kernel.gamma > 0:
+            raise ValueError(f"gamma must be > 0, got {kernel.gamma!r}")
+        object.__setattr__(kernel, "sigma", 1.0 / kernel.gamma)
+        object.__setattr__(kernel, "gamma", None)
+    _check_sigma(kernel.sigma)
+
+
 def _default_sigma(X: np.ndarray, what: str) -> float:
     sigma = mean_squared_distance(X)
     if not sigma > 0:
@@ -144,29 +159,40 @@ class Polynomial(Kernel):
 
     The quadratic kernel "Q" of cgboost Table 1 is ``Polynomial(2, 1.0)``. The paper
     does not state its offset; we use the common inhomogeneous form with offset 1.
+    With ``gamma`` it is scikit-learn's ``polynomial_kernel(degree, gamma, coef0=offset)``:
+    (gamma x'z + offset)^degree.
 
     Parameters
     ----------
     degree : int, default=2
     offset : float, default=1.0
+        scikit-learn's ``coef0``.
+    gamma : float, default=1.0
+        Scale of x'z, > 0.
     """
 
     degree: int = 2
     offset: float = 1.0
+    gamma: float = 1.0
 
     def __post_init__(self) -> None:
         if not (isinstance(self.degree, (int, np.integer)) and self.degree >= 1):
             raise ValueError(f"degree must be an integer >= 1, got {self.degree!r}")
+        if not self.gamma > 0:
+            raise ValueError(f"gamma must be > 0, got {self.gamma!r}")
 
     @property
     def name(self) -> str:
-        if (self.degree, self.offset) == (2, 1.0):
+        if (self.degree, self.offset, self.gamma) == (2, 1.0, 1.0):
             return "quadratic"
-        return f"poly(degree={self.degree}, offset={self.offset:g})"
+        scale = "" if self.gamma == 1.0 else f", gamma={self.gamma:g}"
+        return f"poly(degree={self.degree}, offset={self.offset:g}{scale})"
 
     def __call__(self, X: np.ndarray, Z: np.ndarray) -> np.ndarray:
         X, Z = _as_pair(X, Z)
         K = X @ Z.T
+        if self.gamma != 1.0:
+            K *= self.gamma
         K += self.offset
         return K**self.degree
 
@@ -176,19 +202,22 @@ class RBF(Kernel):
     """Gaussian kernel k(x, z) = exp(-||x - z||^2 / sigma) (MARK eq. 19; cgboost §2.2).
 
     Note sigma divides the squared distance directly (no 2 sigma^2): sklearn's
-    ``rbf_kernel`` with ``gamma = 1 / sigma``.
+    ``rbf_kernel`` with ``gamma = 1 / sigma``, which may be given instead.
 
     Parameters
     ----------
     sigma : float or None, default=None
         None means the mean squared distance of the training points, set by
         :meth:`resolve` (cgboost §5; see :func:`mean_squared_distance`).
+    gamma : float or None, default=None
+        scikit-learn's name: sigma = 1 / gamma (stored as sigma; give one of the two).
     """
 
     sigma: float | None = None
+    gamma: float | None = None
 
     def __post_init__(self) -> None:
-        _check_sigma(self.sigma)
+        _width_from(self)
 
     @property
     def name(self) -> str:
@@ -219,15 +248,18 @@ class WeakRBF(Kernel):
     sigma : float or None, default=None
         None means the mean squared distance of the training values of that
         attribute, set by :meth:`resolve`.
+    gamma : float or None, default=None
+        scikit-learn's name: sigma = 1 / gamma (stored as sigma; give one of the two).
     """
 
     attribute: int
     sigma: float | None = None
+    gamma: float | None = None
 
     def __post_init__(self) -> None:
         if not (isinstance(self.attribute, (int, np.integer)) and self.attribute >= 0):
             raise ValueError(f"attribute must be a column index >= 0, got {self.attribute!r}")
-        _check_sigma(self.sigma)
+        _width_from(self)
 
     @property
     def name(self) -> str:

@@ -193,7 +193,7 @@ def resolve_kernels(spec: str | Mapping | Sequence[Any] | Kernel, X: np.ndarray)
     elif isinstance(spec, str) and spec == "simplemkl":
         kernels = kernel_grid(X)
     else:
-        kernels = make_library([spec] if isinstance(spec, (Kernel, Mapping)) else spec)
+        kernels = make_library(spec)
     if not kernels:
         raise ValueError("the kernel library is empty; pass kernels='simplemkl' or a list of kernels")
     return [kernel.resolve(X) for kernel in kernels]

@@ -17,6 +17,7 @@ from functools import partial
 import numpy as np
 
 from ..exceptions import UnknownNameError
+from .callables import FunctionKernel
 from .functions import RBF, Kernel, Linear, Polynomial, WeakRBF
 
 __all__ = ["Sum", "make_kernel", "make_library"]
@@ -68,17 +69,20 @@ _FACTORIES: dict[str, Callable[..., Kernel]] = {
 _ALIASES = {"L": "linear", "Q": "quadratic", "R": "rbf"}
 
 
-def make_kernel(spec: str | Mapping | Kernel) -> Kernel:
+def make_kernel(spec: str | Mapping | Kernel | Callable) -> Kernel:
     """Build a kernel from a name or a spec.
 
     Parameters
     ----------
-    spec : str, mapping or Kernel
+    spec : str, mapping, Kernel or callable
         A registered name ("linear", "quadratic", "poly", "rbf", "weak_rbf", or the
         Table 1 letters "L", "Q", "R"); names joined by "+" for a unit-weight
         composite ("L+Q"); a mapping ``{"name": ..., **parameters}`` such as
-        ``{"name": "weak_rbf", "attribute": 3}`` or
-        ``{"name": "sum", "kernels": ["linear", "rbf"]}``; or a Kernel, returned as is.
+        ``{"name": "weak_rbf", "attribute": 3}``, ``{"name": "rbf", "gamma": 0.1}``
+        (scikit-learn's gamma = 1 / sigma) or ``{"name": "sum", "kernels": ["linear", "rbf"]}``;
+        a Kernel, returned as is; or any callable ``k(X, Z) -> (n_X, n_Z) array``, such as
+        ``functools.partial(sklearn.metrics.pairwise.rbf_kernel, gamma=0.1)`` or a
+        ``sklearn.gaussian_process.kernels`` object (:class:`~mkbench.kernels.callables.FunctionKernel`).
 
     Returns
     -------
@@ -93,6 +97,8 @@ def make_kernel(spec: str | Mapping | Kernel) -> Kernel:
     """
     if isinstance(spec, Kernel):
         return spec
+    if callable(spec):
+        return FunctionKernel(spec)
     if isinstance(spec, str):
         parts = [part.strip() for part in spec.split("+")]
         if len(parts) > 1:
@@ -104,7 +110,7 @@ def make_kernel(spec: str | Mapping | Kernel) -> Kernel:
         if name is None:
             raise ValueError(f"kernel spec {dict(spec)!r} has no 'name'")
     else:
-        raise TypeError(f"a kernel spec is a name, a mapping or a Kernel, got {type(spec).__name__}")
+        raise TypeError(f"a kernel spec is a name, a mapping, a Kernel or a callable k(X, Z), got {type(spec).__name__}")
     name = _ALIASES.get(name, name)
     if name not in _FACTORIES:
         known = sorted(_FACTORIES) + sorted(_ALIASES)
@@ -117,19 +123,22 @@ def make_kernel(spec: str | Mapping | Kernel) -> Kernel:
         raise ValueError(f"kernel {name!r} does not accept parameters {params!r}: {exc}") from exc
 
 
-def make_library(spec: str | Sequence[str | Mapping | Kernel]) -> list[Kernel]:
+def make_library(spec: str | Mapping | Kernel | Callable | Sequence[str | Mapping | Kernel | Callable]) -> list[Kernel]:
     """Build a kernel library S = {K_1, ..., K_P} for a mixture of kernels (eq. 3).
 
     Parameters
     ----------
-    spec : str or sequence of kernel specs
+    spec : str, one kernel spec, or sequence of kernel specs
         A comma-separated string in the notation of cgboost Table 1 ("L,Q,R" is a
-        mixture of three kernels, "L+Q" a single composite kernel), or a sequence
-        of specs accepted by :func:`make_kernel`.
+        mixture of three kernels, "L+Q" a single composite kernel), one spec (a
+        mapping, Kernel or callable: a library of one), or a sequence of specs
+        accepted by :func:`make_kernel`.
 
     Returns
     -------
     list of Kernel
     """
+    if isinstance(spec, (Mapping, Kernel)) or callable(spec):
+        spec = [spec]
     specs = spec.split(",") if isinstance(spec, str) else spec
     return [make_kernel(s.strip() if isinstance(s, str) else s) for s in specs]
