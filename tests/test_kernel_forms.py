@@ -106,3 +106,49 @@ def test_names_of_callables_in_records():
     names = [k.name for k in make_library([functools.partial(rbf_kernel, gamma=0.5), linear_kernel,
                                            GaussianProcessRBF(2.0), FunctionKernel(linear_kernel, "mine")])]
     assert names == ["rbf_kernel(gamma=0.5)", "linear_kernel", "RBF(length_scale=2)", "mine"]
+
+
+# ---------------------------------------------------------------- precomputed Gram matrices (MKLpy's lists)
+
+MKL = {"silp": SILPClassifier, "simplemkl": SimpleMKLClassifier}
+
+
+@pytest.mark.parametrize("as_array", [False, True])
+@pytest.mark.parametrize("name", sorted(MKL))
+def test_precomputed_lists_equal_the_kernels_by_name(data, name, as_array):
+    X, y, X_new = data
+    kernels = [make_kernel("linear"), RBF(sigma=1.0 / GAMMA), make_kernel("Q")]
+    train = [k(X, X) for k in kernels]
+    test = [k(X_new, X) for k in kernels]
+    if as_array:
+        train, test = np.stack(train), np.stack(test)
+    reference = MKL[name](kernels, C=10.0).fit(X, y)
+    model = MKL[name]("precomputed", C=10.0).fit(train, y)
+    np.testing.assert_allclose(model.weights_, reference.weights_, atol=1e-8)
+    np.testing.assert_allclose(model.decision_function(test), reference.decision_function(X_new), atol=1e-8)
+    np.testing.assert_array_equal(model.predict(test), reference.predict(X_new))
+    assert model.kernels_ == ("precomputed[0]", "precomputed[1]", "precomputed[2]")
+
+
+def test_bad_precomputed_kernels_name_the_shape_or_property(data):
+    X, y, X_new = data
+    K = X @ X.T
+    model = SILPClassifier("precomputed")
+    cases = [
+        (K, r"got one 2-D array of shape \(40, 40\): pass \[K\] for a single kernel"),
+        ([K[:30, :30]], r"must be square, \(n_samples, n_samples\) = \(40, 40\) for 40 labels, got \(30, 30\)"),
+        ([K[:, :30]], r"must be square"),
+        ([K, K[:30, :30]], "Gram matrices of one shape"),
+        ([K + np.triu(np.ones_like(K), 1)], r"kernel 0 is not symmetric: pass \(K \+ K.T\) / 2"),
+        ([K - 5.0 * np.eye(40)], r"kernel 0 is not positive semi-definite \(smallest eigenvalue .*\): .*K \+ c I"),
+        ([np.where(K > 0, np.nan, K)], "kernel 0 has NaN or infinite values"),
+        ([], "non-empty list"),
+    ]
+    for grams, message in cases:
+        with pytest.raises(ValueError, match=message):
+            model.fit(grams, y)
+    fitted = SILPClassifier("precomputed").fit([K, K ** 2], y)
+    with pytest.raises(ValueError, match=r"must be 2 matrices of shape \(n_test, 40\) .* got 1 of shape \(20, 40\)"):
+        fitted.predict([X_new @ X.T])
+    with pytest.raises(ValueError, match=r"must be 2 matrices of shape \(n_test, 40\) .* got 2 of shape \(20, 20\)"):
+        fitted.predict([X_new @ X_new.T] * 2)

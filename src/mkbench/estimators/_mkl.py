@@ -28,9 +28,10 @@ from typing import Any
 import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from ..kernels.grid import resolve_kernels, unit_trace_stack
+from ..kernels.grid import resolve_kernels, scale_to_unit_trace, unit_trace_stack
+from ..kernels.precomputed import PRECOMPUTED, prediction_grams, training_grams
 from ..masters._solution import check_C
 from ..masters.combined_svm import CombinedSVM, SVMSolution
 from ._binary import BinaryClassifierMixin, binary_targets
@@ -140,18 +141,27 @@ class MKLClassifierBase(BinaryClassifierMixin, BaseEstimator):
         """
         start = perf_counter()
         self._check_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        if self._precomputed:
+            y = column_or_1d(y, warn=True)
+        else:
+            X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, signed = binary_targets(
             y, more=f"wrap {type(self).__name__} in sklearn.multiclass.OneVsRestClassifier for more classes."
         )
-        self.kernels_ = tuple(resolve_kernels(self.kernels, X))
-        stack, self.kernel_scales_ = unit_trace_stack(self.kernels_, X)
+        if self._precomputed:
+            stack = training_grams(X, len(y)).copy()
+            self.kernels_ = tuple(f"precomputed[{k}]" for k in range(len(stack)))
+            self.kernel_scales_ = scale_to_unit_trace(stack, self.kernels_)
+            self.n_features_in_ = stack.shape[1]
+        else:
+            self.kernels_ = tuple(resolve_kernels(self.kernels, X))
+            stack, self.kernel_scales_ = unit_trace_stack(self.kernels_, X)
         svm = CombinedSVM(stack, signed, float(self.C), float(self.svm_tol))
         result = self._optimise(svm, start)
         solution = result.solution
         self.weights_ = solution.beta
         self.support_ = solution.support
-        self.support_vectors_ = X[solution.support]
+        self.support_vectors_ = np.empty((solution.support.size, 0)) if self._precomputed else X[solution.support]
         self.dual_coef_ = solution.alpha_y[solution.support]
         self.intercept_ = solution.intercept
         self.objective_ = solution.objective
@@ -183,11 +193,22 @@ class MKLClassifierBase(BinaryClassifierMixin, BaseEstimator):
             Positive means ``classes_[1]``.
         """
         check_is_fitted(self, "weights_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        K = np.zeros((X.shape[0], self.support_vectors_.shape[0]))
-        for k in np.flatnonzero(self.weights_):
-            K += (self.weights_[k] * self.kernel_scales_[k]) * self.kernels_[k](X, self.support_vectors_)
-        return K @ self.dual_coef_ + self.intercept_
+        used = np.flatnonzero(self.weights_)
+        if self._precomputed:
+            grams = prediction_grams(X, len(self.weights_), self.n_features_in_)
+            blocks = (grams[k][:, self.support_] for k in used)
+            f = np.full(grams.shape[1], self.intercept_)
+        else:
+            X = validate_data(self, X, reset=False, dtype=np.float64)
+            blocks = (self.kernels_[k](X, self.support_vectors_) for k in used)
+            f = np.full(X.shape[0], self.intercept_)
+        for k, K in zip(used, blocks):
+            f += (self.weights_[k] * self.kernel_scales_[k]) * (K @ self.dual_coef_)
+        return f
+
+    @property
+    def _precomputed(self) -> bool:
+        return isinstance(self.kernels, str) and self.kernels == PRECOMPUTED
 
 
 
@@ -199,9 +220,12 @@ COMMON_PARAMETERS = """
         mapping ``{"grid": "simplemkl", "widths": [...], "degrees": [...],
         "variables": [[0, 1], [2], ...]}`` changes its options (``variables``
         groups columns, e.g. the one-hot columns of a categorical variable);
+        ``"precomputed"``: ``fit(KL, y)`` and ``predict(KL_test)`` take the Gram
+        matrices themselves, MKLpy's way: a list of M training kernels (n, n) (or an
+        (M, n, n) array) and M test kernels (n_test, n) (:mod:`mkbench.kernels.precomputed`);
         otherwise a kernel library as for :func:`mkbench.kernels.make_library`
-        ("L,Q,R", a list of names, mappings or Kernel objects). Every kernel is
-        scaled to unit trace on the training inputs.
+        ("L,Q,R", a list of names, mappings, Kernel objects or callables k(X, Z)).
+        Every kernel is scaled to unit trace on the training inputs.
     C : float, default=100.0
         SVM box constraint 0 <= alpha_i <= C (100 in the paper's experiments).
     tol : float, default=0.01
@@ -222,6 +246,7 @@ COMMON_ATTRIBUTES = """
     support_ : ndarray of shape (n_support,)
         Indices of the support vectors in the training data.
     support_vectors_ : ndarray of shape (n_support, n_features)
+        (n_support, 0) with precomputed kernels: ``support_`` indexes the training kernels' columns.
     intercept_ : float
         Offset b.
     objective_ : float
@@ -240,7 +265,7 @@ COMMON_ATTRIBUTES = """
         Per iteration: objective J(beta), gap, n_kernels (beta_k > 0), n_svm
         (SVMs so far), seconds since the start of ``fit``.
     kernels_ : tuple of Kernel
-        The kernels, data-dependent defaults resolved.
+        The kernels, data-dependent defaults resolved (names "precomputed[k]" for precomputed ones).
     kernel_scales_ : ndarray of shape (n_kernels,)
         1 / trace of each training kernel.
     classes_ : ndarray of shape (2,)

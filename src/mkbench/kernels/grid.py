@@ -28,6 +28,7 @@ __all__ = [
     "gaussian",
     "kernel_grid",
     "resolve_kernels",
+    "scale_to_unit_trace",
     "unit_trace_stack",
 ]
 
@@ -223,15 +224,28 @@ def unit_trace_stack(kernels: Sequence[Kernel], X: np.ndarray) -> tuple[np.ndarr
     """
     n = X.shape[0]
     stack = np.empty((len(kernels), n, n))
-    scales = np.empty(len(kernels))
     for k, kernel in enumerate(kernels):
-        K = kernel(X, X)
+        stack[k] = kernel(X, X)
+    return stack, scale_to_unit_trace(stack, [kernel.name for kernel in kernels])
+
+
+def scale_to_unit_trace(stack: np.ndarray, names: Sequence[str]) -> np.ndarray:
+    """Scale each training kernel of ``stack`` (M, n, n) to unit trace, in place; return 1 / trace of each.
+
+    Raises
+    ------
+    ValueError
+        If a kernel has a trace that is not positive and finite (e.g. a linear
+        kernel on zero inputs).
+    """
+    scales = np.empty(len(stack))
+    for k, K in enumerate(stack):
         trace = float(np.trace(K))
         if not (np.isfinite(trace) and trace > 0) or not np.all(np.isfinite(K)):
             raise ValueError(
-                f"kernel {k} ({kernel.name}) has trace {trace:g} or non-finite values on the training "
+                f"kernel {k} ({names[k]}) has trace {trace:g} or non-finite values on the training "
                 "inputs; unit-trace normalisation needs a positive trace: drop that kernel"
             )
         scales[k] = 1.0 / trace
-        np.multiply(K, scales[k], out=stack[k])
-    return stack, scales
+        K *= scales[k]
+    return scales
