@@ -69,7 +69,7 @@ SMALL = {
     "rff": {"n_components": 20, "random_state": 0},
     "staged-cv": {"method": "cgens", "params": {"max_iter": 5, "random_state": 0}, "n_iters": [2, 5], "cv": 2},
 }
-MULTICLASS = {"cgens-sls", "adaboost-mh", "adaboost-ecc", "svm-ensemble-kernel", "svc", "rff"}  # the other classifiers are binary
+MULTICLASS = {"cgens-sls", "adaboost-mh", "adaboost-ecc", "svm-ensemble-kernel", "svc", "rff", "cgboost", "silp", "simplemkl"}  # the other classifiers are binary
 NOT_OURS = {"adaboost", "svc-rbf"}  # scikit-learn's AdaBoostClassifier and SVC, tested by scikit-learn
 
 _rng = np.random.RandomState(0)

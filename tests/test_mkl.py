@@ -233,8 +233,8 @@ def test_max_iter_warns_and_keeps_a_model(data):
 
 def test_bad_inputs_have_clear_messages(data):
     X, labels, _ = data
-    with pytest.raises(ValueError, match="Only binary classification is supported.*3 class"):
-        SILPClassifier().fit(X[:30], np.repeat(["a", "b", "c"], 10))
+    with pytest.raises(ValueError, match=r"y has only one class \('a'\): a classifier needs two classes"):
+        SILPClassifier().fit(X[:30], np.repeat(["a"], 30))
     with pytest.raises(ValueError, match="C must be a finite number > 0"):
         SILPClassifier(C=0).fit(X, labels)
     with pytest.raises(ValueError, match="tol must be a finite number > 0"):

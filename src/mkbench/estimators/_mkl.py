@@ -34,7 +34,8 @@ from ..kernels.grid import resolve_kernels, scale_to_unit_trace, unit_trace_stac
 from ..kernels.precomputed import PRECOMPUTED, prediction_grams, training_grams
 from ..masters._solution import check_C
 from ..masters.combined_svm import CombinedSVM, SVMSolution
-from ._binary import BinaryClassifierMixin, binary_targets
+from ._binary import binary_targets
+from ._multiclass import MarginClassifierMixin
 
 __all__ = [
     "ZERO_WEIGHT",
@@ -107,8 +108,8 @@ def check_positive(name: str, value: float) -> None:
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
 
 
-class MKLClassifierBase(BinaryClassifierMixin, BaseEstimator):
-    """Fit and predict of a binary MKL classifier; subclasses supply the optimiser of beta."""
+class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
+    """Fit and predict of an MKL classifier (binary; one-vs-rest for more classes); subclasses supply the optimiser of beta."""
 
     def _check_params(self) -> None:
         check_C(self.C)
@@ -120,11 +121,6 @@ class MKLClassifierBase(BinaryClassifierMixin, BaseEstimator):
     @abstractmethod
     def _optimise(self, svm: CombinedSVM, start: float) -> MKLResult:
         """Minimise J(beta) on the simplex; ``start`` is the perf_counter() time of the fit's start."""
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
     def fit(self, X: np.ndarray, y: np.ndarray):
         """Learn the kernel weights beta and the SVM; the second of ``classes_`` is the positive class.
@@ -145,9 +141,9 @@ class MKLClassifierBase(BinaryClassifierMixin, BaseEstimator):
             y = column_or_1d(y, warn=True)
         else:
             X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, signed = binary_targets(
-            y, more=f"wrap {type(self).__name__} in sklearn.multiclass.OneVsRestClassifier for more classes."
-        )
+        if self._fit_one_vs_rest(X, y):
+            return self
+        self.classes_, signed = binary_targets(y, more="")
         if self._precomputed:
             stack = training_grams(X, len(y)).copy()
             self.kernels_ = tuple(f"precomputed[{k}]" for k in range(len(stack)))
@@ -178,9 +174,10 @@ class MKLClassifierBase(BinaryClassifierMixin, BaseEstimator):
                 ConvergenceWarning,
                 stacklevel=2,
             )
+        self._calibrate(X, y)
         return self
 
-    def decision_function(self, X: np.ndarray) -> np.ndarray:
+    def _decision(self, X: np.ndarray) -> np.ndarray:
         """f(x) = sum_i y_i alpha_i sum_k beta_k K_k(x, x_i) / trace_k + b, over kernels with beta_k > 0 only.
 
         Parameters
@@ -234,7 +231,12 @@ COMMON_PARAMETERS = """
         Most weight updates (SimpleMKL's ``nbitermax``).
     svm_tol : float, default=1e-5
         libsvm's stopping tolerance for each SVM (scikit-learn's 1e-3 makes the
-        gradients and line-search values too noisy near the optimum)."""
+        gradients and line-search values too noisy near the optimum).
+    probability : bool, default=False
+        Fit Platt's sigmoid on 5-fold cross-validated decision values, as SVC does,
+        so that ``predict_proba`` exists (5 more fits; not with precomputed kernels).
+
+    More than two classes are fitted one-vs-rest (one model per class, ``estimators_``)."""
 
 COMMON_ATTRIBUTES = """
     Attributes

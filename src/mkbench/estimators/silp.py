@@ -79,8 +79,10 @@ class SILPClassifier(MKLClassifierBase):
         tol: float = 0.01,
         max_iter: int = 500,
         svm_tol: float = 1e-5,
+        probability: bool = False,
     ) -> None:
         self.kernels = kernels
+        self.probability = probability
         self.C = C
         self.tol = tol
         self.max_iter = max_iter

@@ -112,9 +112,11 @@ class SimpleMKLClassifier(MKLClassifierBase):
         tol: float = 0.01,
         max_iter: int = 500,
         svm_tol: float = 1e-5,
+        probability: bool = False,
         line_search_tol: float = 0.1,
     ) -> None:
         self.kernels = kernels
+        self.probability = probability
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
