@@ -26,7 +26,7 @@ sys.path.insert(0, str(BENCHMARKS))  # the scripts import their shared module as
 
 import _common  # noqa: E402
 
-ISSUES = {"pricing": 3, "fit_time": 3, "mark_scalability": 4, "mkl_speed": 6, "cgens_speed": 7}
+ISSUES = {"pricing": 3, "fit_time": 20, "mark_scalability": 4, "mkl_speed": 6, "cgens_speed": 7}
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:
@@ -100,8 +100,9 @@ def test_pricing(pricing_record):
 def test_fit_time(tmp_path, mirror):
     record = run_quick("fit_time", tmp_path, "--mirror", str(mirror))
     check_record(record, "fit_time")
-    assert [r["goal"] for r in record["ratios"]] == ["<= 0.25"] * 3
-    assert [r["what"].split("(")[1].split(" master")[0] for r in record["ratios"]] == ["dual_cd", "libsvm", "clarabel"]
+    assert [r["goal"] for r in record["ratios"]] == ["<= 0.25", None] * 2  # the goal is at the defaults
+    assert [r["what"].split("(")[1].split(")")[0] for r in record["ratios"]] == ["defaults", "clarabel"] * 2
+    assert [r["what"].split(", ")[-1] for r in record["ratios"]] == ["raw pixels"] * 2 + ["centred pixels"] * 2
 
 
 @pytest.mark.mirror

@@ -26,10 +26,10 @@ def _full(X, kernels):
 @pytest.mark.parametrize(("penalty", "solve"), [("l1", solve_lp), ("l2", solve_qp)])
 def test_classifier_equals_the_full_master(data, penalty, solve):
     X, labels, _ = data
-    model = CGBoostClassifier(["linear", "rbf"], penalty=penalty, C=2.0).fit(X, labels)
+    model = CGBoostClassifier(["linear", "rbf"], penalty=penalty, C=2.0).fit(X, labels)  # alpha >= 0 (eq. 4, 7)
     K, kernels = _full(X, ["linear", "rbf"])
     signed = np.where(labels == "odd", 1.0, -1.0)  # classes_ = ["even", "odd"]: "odd" is +1
-    full = solve(K, signed, 2.0, alpha_sign="free", intercept="free")
+    full = solve(K, signed, 2.0, alpha_sign="nonneg", intercept="free")
     assert model.status_ == "optimal"
     assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-6 if penalty == "l1" else 1e-4)
     # the decision values of the QP are unique (strictly convex in alpha); check them against the full model

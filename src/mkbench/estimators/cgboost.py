@@ -137,8 +137,9 @@ _COMMON_DOC = """
         ``{"name": "rbf", "sigma": 2.0}``, or Kernel objects; a string "L,Q,R" is
         a mixture of three kernels, "L+Q" one composite kernel with mu = 1. The RBF
         width defaults to the mean of ||x_i - x_j||^2 over the training points (§5).
-    positive : bool, default=False
-        alpha >= 0 (eq. 4, 7) or free alpha (eq. 11, 13; SSMK eq. 9).
+    positive : bool, default=True for the classifier, False for the regressor
+        alpha >= 0 (eq. 4, 7: the paper's models, sparse and fast) or free alpha
+        (§4.2, eq. 11; eq. 13 for regression; SSMK eq. 9).
     fit_intercept : bool or "regularized", default=True
         True: a free, unregularised offset b (§4.1, second case); "regularized":
         b penalised like a constant column (§4.1, first case); False: no offset.
@@ -224,7 +225,7 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         penalty: str = "l2",
         solver: str = "auto",
         probability: bool = False,
-        positive: bool = False,
+        positive: bool = True,
         fit_intercept: bool | str = True,
         C: float = 1.0,
         tol: float = 1e-6,
