@@ -96,3 +96,4 @@ def test_list_with_a_missing_config_is_one_error_line(capsys, tmp_path):
     assert main(["list", "tables", "--config", str(tmp_path / "none.yaml")]) == 2
     err = capsys.readouterr().err
     assert "none.yaml" in err and "does not exist" in err and "Traceback" not in err
+

@@ -74,6 +74,8 @@ def column_generation(
     time_limit: float | None = None,
     gap_tol: float | None = None,
     callback: Callable[[MasterSolution, list], Mapping[str, Any] | None] | None = None,
+    verbose: int = 0,
+    name: str = "column generation",
 ) -> CGResult:
     """Solve ``master`` over every column ``oracle`` can price, by column generation.
 
@@ -103,6 +105,11 @@ def column_generation(
     callback : callable, optional
         ``callback(solution, choices)`` after each solve; a mapping it returns is
         added to that iteration's history row (e.g. a validation error, cgboost Fig. 1 bottom).
+    verbose : int, default=0
+        Print one line every ``verbose`` iterations, and one when the loop stops: the
+        objective, the largest dual violation, the columns and the seconds. 0: silent.
+    name : str, default="column generation"
+        What the lines begin with (the estimator's name).
 
     Returns
     -------
@@ -121,6 +128,8 @@ def column_generation(
         raise ValueError(f"time_limit must be > 0 seconds or None, got {time_limit!r}")
     if gap_tol is not None and not gap_tol > 0:
         raise ValueError(f"gap_tol must be > 0 or None, got {gap_tol!r}")
+    if isinstance(verbose, bool) or not (isinstance(verbose, (int, np.integer)) and verbose >= 0):
+        raise ValueError(f"verbose must be an integer >= 0 (print every verbose iterations; 0: silent), got {verbose!r}")
     start = perf_counter()
     solution = master.solve()
     choices: list = []
@@ -142,6 +151,8 @@ def column_generation(
         if callback is not None:
             row.update(callback(solution, choices) or {})
         history.append(row)
+        if verbose and row["iteration"] % verbose == 0:
+            _report(name, row)
         if pricing.choice is None:
             if getattr(master, "tighten", lambda: False)():
                 solution = master.solve()  # it was solved loosely: its optimality is no certificate yet
@@ -161,4 +172,16 @@ def column_generation(
         oracle.add(pricing.choice)
         choices.append(pricing.choice)
         solution = master.solve()
+    if verbose:
+        _report(name, history[-1], status)
     return CGResult(solution=solution, choices=choices, status=status, history=history)
+
+
+def _report(name: str, row: Mapping[str, Any], status: str | None = None) -> None:
+    """One progress line: iteration, objective, largest violation, columns, seconds (and why it stopped)."""
+    end = f": {status}" if status else ""
+    print(
+        f"[{name}] iteration {row['iteration']}{end}: objective {row['objective']:.6g}, max violation "
+        f"{row['max_violation']:.3g}, {row['n_columns']} columns, {row['seconds']:.1f} s",
+        flush=True,
+    )

@@ -61,6 +61,8 @@ class _CGBoost(BaseEstimator):
             master, oracle, tol=self.tol, max_iter=self.max_iter, time_limit=self.time_limit,
             gap_tol=self.gap_tol,
             callback=None if self.callback is None else monitor,
+            verbose=self.verbose,
+            name=type(self).__name__,
         )
         self._set_model(X, result.solution, result.choices)
         self.n_iter_ = result.n_iter
@@ -166,6 +168,9 @@ _COMMON_DOC = """
         ``callback(estimator)`` after each master solve, with the current model
         fitted (``predict`` works); a mapping it returns joins that
         iteration's ``history_`` row (e.g. a validation error, Fig. 1 bottom).
+    verbose : int, default=0
+        Print a line every ``verbose`` columns (objective, largest dual violation,
+        columns, seconds) and one when the fit stops; 0: silent.
 
     Attributes
     ----------
@@ -236,6 +241,7 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         gap_tol: float | None = None,
         memory_budget: int = 512 * 2**20,
         callback: Callable[[Any], Mapping[str, Any] | None] | None = None,
+        verbose: int = 0,
     ) -> None:
         self.kernels = kernels
         self.penalty = penalty
@@ -252,6 +258,7 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         self.gap_tol = gap_tol
         self.memory_budget = memory_budget
         self.callback = callback
+        self.verbose = verbose
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> CGBoostClassifier:
         """Fit; with two classes the second of ``classes_`` is the positive class (+1), with more one-vs-rest.
@@ -333,6 +340,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         gap_tol: float | None = None,
         memory_budget: int = 512 * 2**20,
         callback: Callable[[Any], Mapping[str, Any] | None] | None = None,
+        verbose: int = 0,
     ) -> None:
         self.kernels = kernels
         self.epsilon = epsilon
@@ -348,6 +356,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         self.gap_tol = gap_tol
         self.memory_budget = memory_budget
         self.callback = callback
+        self.verbose = verbose
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> CGBoostRegressor:
         """Fit the epsilon-insensitive regression.

@@ -113,7 +113,8 @@ def fit_by_column_generation(
     )
     oracle = LearnerOracle(family, exclude_chosen=exclude_chosen)
     result = column_generation(
-        master, oracle, tol=estimator.tol, max_iter=estimator.max_iter, time_limit=time_limit, callback=callback
+        master, oracle, tol=estimator.tol, max_iter=estimator.max_iter, time_limit=time_limit, callback=callback,
+        verbose=estimator.verbose, name=type(estimator).__name__,
     )
     estimator.learners_ = list(result.choices)
     estimator.n_iter_ = result.n_iter
@@ -245,6 +246,9 @@ _COMMON_REST = """
         None: 1 / (n_features X.var()), scikit-learn's ``gamma="scale"``.
     random_state : int, RandomState or None, default=None
         Seeds the sampled learners.
+    verbose : int, default=0
+        Print a line every ``verbose`` learners (objective, largest dual violation,
+        learners, seconds) and one when the fit stops; 0: silent.
 
     Attributes
     ----------
@@ -304,6 +308,7 @@ class CGEnsClassifier(_LearnerEnsemble):
         n_candidates: int = 2000,
         gamma: float | None = None,
         random_state=None,
+        verbose: int = 0,
     ) -> None:
         self.learner = learner
         self.C = C
@@ -315,6 +320,7 @@ class CGEnsClassifier(_LearnerEnsemble):
         self.n_candidates = n_candidates
         self.gamma = gamma
         self.random_state = random_state
+        self.verbose = verbose
 
     def _master(self, signed: np.ndarray) -> SVMDualMaster | LinearSVMCDMaster:
         if not (isinstance(self.solver_tol, Real) and self.solver_tol > 0):

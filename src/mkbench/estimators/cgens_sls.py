@@ -74,6 +74,8 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
     gamma : float, default=None
         Gaussian width of the Fourier learners (None: 1 / (n_features X.var())).
     random_state : int, RandomState or None, default=None
+    verbose : int, default=0
+        Print a line every ``verbose`` learners and one when the fit stops; 0: silent.
 
     Attributes
     ----------
@@ -108,6 +110,7 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
         n_candidates: int = 2000,
         gamma: float | None = None,
         random_state=None,
+        verbose: int = 0,
     ) -> None:
         self.learner = learner
         self.C = C
@@ -117,6 +120,7 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
         self.n_candidates = n_candidates
         self.gamma = gamma
         self.random_state = random_state
+        self.verbose = verbose
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> CGEnsSLSClassifier:
         """Fit on two or more classes.

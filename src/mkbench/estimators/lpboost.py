@@ -47,6 +47,7 @@ class LPBoostClassifier(_LearnerEnsemble):
         n_candidates: int = 2000,
         gamma: float | None = None,
         random_state=None,
+        verbose: int = 0,
     ) -> None:
         self.learner = learner
         self.C = C
@@ -56,6 +57,7 @@ class LPBoostClassifier(_LearnerEnsemble):
         self.n_candidates = n_candidates
         self.gamma = gamma
         self.random_state = random_state
+        self.verbose = verbose
 
     def _master(self, signed: np.ndarray) -> LPMaster:
         return LPMaster(signed, self.C, alpha_sign="nonneg", intercept="none")

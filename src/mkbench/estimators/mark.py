@@ -85,6 +85,9 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         ``callback(estimator)`` after each iteration, with the current model
         fitted (``predict`` works); a mapping it returns joins that iteration's
         ``history_`` row (e.g. a validation or test MSE, Fig. 1-3).
+    verbose : int, default=0
+        Print a line every ``verbose`` columns (objective, largest violation,
+        columns, seconds) and one when the fit stops; 0: silent.
 
     Attributes
     ----------
@@ -150,6 +153,7 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         target_mse: float | None = None,
         random_state: int | np.random.RandomState | None = None,
         callback: Callable[[Any], Mapping[str, Any] | None] | None = None,
+        verbose: int = 0,
     ) -> None:
         self.variant = variant
         self.kernel = kernel
@@ -162,6 +166,7 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         self.target_mse = target_mse
         self.random_state = random_state
         self.callback = callback
+        self.verbose = verbose
 
     def _grid(self) -> np.ndarray:
         if self.sigma_grid is None:
@@ -210,7 +215,10 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         # The BLAS calls of an iteration are small matrix-vector products (the K'r of
         # eq. 17, K_hat'K_t of eq. 14): BLAS threads only add synchronisation.
         with threadpool_limits(limits=1, user_api="blas"):
-            result = column_generation(master, search, tol=self.tol, max_iter=self.max_iter, callback=monitor)
+            result = column_generation(
+                master, search, tol=self.tol, max_iter=self.max_iter, callback=monitor, verbose=self.verbose,
+                name=type(self).__name__,
+            )
         self._set_model(X, search, result.solution, result.choices, offset)
         self._path = path
         self.n_iter_ = result.n_iter

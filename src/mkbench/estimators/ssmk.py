@@ -66,6 +66,7 @@ def solve_lp9(
     tol: float = 1e-6,
     max_iter: int = 1000,
     time_limit: float | None = None,
+    verbose: int = 0,
 ) -> LP9Fit:
     """Solve LP (9) over every column of ``columns``, by Algorithm 1 or as one full LP.
 
@@ -83,8 +84,8 @@ def solve_lp9(
         column that solves eq. 11 until tau <= 1 + tol. ``"full"``: every column
         in the LP from the start (the same loop then stops at once, with no column
         left to price).
-    tol, max_iter, time_limit
-        As for :func:`mkbench.cg.column_generation` (unused by ``"full"``).
+    tol, max_iter, time_limit, verbose
+        As for :func:`mkbench.cg.column_generation` (unused by ``"full"``, but ``verbose``).
 
     Returns
     -------
@@ -112,7 +113,9 @@ def solve_lp9(
             "problem_columns": master.n_columns + 1,
         }
 
-    result = column_generation(master, oracle, tol=tol, max_iter=max_iter, time_limit=time_limit, callback=size)
+    result = column_generation(
+        master, oracle, tol=tol, max_iter=max_iter, time_limit=time_limit, callback=size, verbose=verbose, name="SSMK"
+    )
     u, v = master.alpha_parts()
     return LP9Fit(result=result, columns=initial + result.choices, split=(u.copy(), v.copy()))
 
@@ -139,6 +142,9 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         the paper ran IMK); both reach the same optimal objective.
     time_limit : float, default=None
         Seconds after which no column is generated (a ConvergenceWarning is issued).
+    verbose : int, default=0
+        Print a line every ``verbose`` columns (objective, largest dual violation,
+        columns, seconds) and one when the fit stops; 0: silent.
 
     Attributes
     ----------
@@ -186,6 +192,7 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         max_iter: int = 1000,
         solve: str = "cg",
         time_limit: float | None = None,
+        verbose: int = 0,
     ) -> None:
         self.kernels = kernels
         self.C = C
@@ -193,6 +200,7 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         self.max_iter = max_iter
         self.solve = solve
         self.time_limit = time_limit
+        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -226,7 +234,7 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         self.kernels_ = columns.kernels
         fit = solve_lp9(
             columns, signed, self.C, solve=self.solve, tol=self.tol, max_iter=self.max_iter,
-            time_limit=self.time_limit,
+            time_limit=self.time_limit, verbose=self.verbose,
         )
         self._set_lp9_model(centres, fit)
         if fit.result.status != "optimal":
