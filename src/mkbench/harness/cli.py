@@ -170,7 +170,9 @@ def _run(args) -> None:
     _require(args.dataset, exp["datasets"], "data set of the experiment")
     _require(args.param, param_settings(exp["methods"][args.method]), "parameter setting")
     job = Job(args.experiment, args.method, args.param, args.dataset, exp["protocol"], args.seed, args.split)
-    dataset = load(args.dataset, mirror=args.mirror or config["data"]["mirror"], data_home=args.data_home)
+    # the config's data folders, as the Snakefile reads them (relative to where the workflow runs)
+    dataset = load(args.dataset, mirror=args.mirror or config["data"]["mirror"],
+                   data_home=args.data_home or config["data"]["home"])
     splits = protocol_splits(config, job.protocol, dataset, job.seed)
     if not 0 <= job.split < len(splits):
         raise MkbenchError(f"--split {job.split} is out of range: the protocol has {len(splits)} splits")
