@@ -39,3 +39,17 @@ def test_config_typo_stops_the_workflow_with_the_key_named(tmp_path):
     result = _dry_run("--configfile", str(bad))
     assert result.returncode != 0
     assert "at protocols/cv3: 'name' is a required property" in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(("target", "kind"), [("results/tables/no-such-table.md", "table"),
+                                              ("results/figures/no-such-figure.png", "figure")])
+def test_unknown_target_lists_the_known_ones(target, kind):
+    result = subprocess.run(  # the target first: --quiet and --configfile take several values
+        [SNAKEMAKE, "-n", target, "--cores", "1", "--configfile", "config/smoke.yaml"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    known = load_config(ROOT / "config" / "smoke.yaml")[f"{kind}s"]
+    assert f"no {kind} '{target.split('/')[-1].rsplit('.', 1)[0]}' in the config; known {kind}s: {', '.join(known)}" in output
+    assert f"mkbench list {kind}s" in output

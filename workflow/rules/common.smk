@@ -1,6 +1,7 @@
 import os
 
 from mkbench.harness.config import canonical_json, job_identity, job_of, plan_jobs, validate_config
+from snakemake.exceptions import WorkflowError
 
 # Validate against the package's JSON schema (mkbench/harness/config.schema.yaml), and every
 # method's and protocol's parameters against the ones they accept: errors name the wrong key,
@@ -45,11 +46,23 @@ def fit_identity(wildcards):
     return canonical_json(job_identity(config, job_of(config, wildcards)))
 
 
+def known_entry(section, name):
+    """``config[section][name]``, or an error listing the known names (an unknown target such as
+    results/tables/no-such-table.md)."""
+    if name not in config[section]:
+        known = ", ".join(config[section])
+        raise WorkflowError(
+            f"no {section[:-1]} {name!r} in the config; known {section}: {known} "
+            f"(mkbench list {section}; each is results/{section}/NAME.{'md' if section == 'tables' else 'png'})"
+        )
+    return config[section][name]
+
+
 def config_entry(section, wildcard):
     """The params function of a job drawn from ``config[section][<its wildcard>]`` (a protocol, table, figure)."""
 
     def _entry(wildcards):
-        return canonical_json(config[section][getattr(wildcards, wildcard)])
+        return canonical_json(known_entry(section, getattr(wildcards, wildcard)))
 
     return _entry
 
@@ -63,7 +76,7 @@ def get_summary(kind):
     """The summary CSV(s) a table or figure is drawn from: per job, or per iteration for curves."""
 
     def _summary(wildcards):
-        spec = config[kind][getattr(wildcards, kind.rstrip("s"))]
+        spec = known_entry(kind, getattr(wildcards, kind.rstrip("s")))
         suffix = ".history.csv" if spec.get("kind") == "curve" else ".csv"
         experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
         return [f"results/summary/{experiment}{suffix}" for experiment in experiments]
@@ -73,5 +86,5 @@ def get_summary(kind):
 
 def get_reference(wildcards):
     """The CSV of the paper's published values a table shows beside ours, if any."""
-    reference = config["tables"][wildcards.table].get("reference")
+    reference = known_entry("tables", wildcards.table).get("reference")
     return [os.path.join(config["reference_dir"], reference["file"])] if reference else []
