@@ -171,3 +171,15 @@ def test_count_features_records_each_features_stumps():
     assert "feature_count_3" not in record and "feature_count_0" not in record
     with pytest.raises(ConfigError, match="method 'svm-ensemble-kernel' is not an ensemble of stumps"):
         experiment.run_job(data, split, method="s", estimator="svm-ensemble-kernel", count_features=True)
+
+
+def test_record_status_is_the_models_own(diabetes):
+    """A time-limit stop is recorded as such (status_), not guessed from the ConvergenceWarning as max_iter."""
+    y = np.where(diabetes.y > np.median(diabetes.y), 1, -1)
+    data = Dataset("sk-diabetes-binary", diabetes.X, y, diabetes.feature_names, "binary", {})
+    params = {"kernels": "L,R", "penalty": "l1", "C": 1.0}
+    stopped = experiment.run_job(data, _split(len(y)), method="cg", estimator="cgboost",
+                                 params={**params, "time_limit": 1e-9})
+    assert stopped["status"] == stopped["cg_status"] == "time_limit"
+    capped = experiment.run_job(data, _split(len(y)), method="cg", estimator="cgboost", params={**params, "max_iter": 1})
+    assert capped["status"] == "max_iter"

@@ -121,7 +121,9 @@ def run_job(
             return _finish(record, parts, dataset.task)
         record["fit_seconds"] = time.perf_counter() - start
     converged = not any(issubclass(w.category, ConvergenceWarning) for w in caught)
-    record["status"] = "optimal" if converged else "max_iter"
+    # the model's own account of why it stopped (column generation, MKL), else the warnings' (sklearn's)
+    status = getattr(model, "status_", None)
+    record["status"] = status if isinstance(status, str) else "optimal" if converged else "max_iter"
 
     start = time.perf_counter()
     predictions = {name: model.predict(X[idx]) for name, idx in parts.items() if idx.size}
