@@ -19,7 +19,6 @@ both estimators; they supply the optimiser of beta.
 
 from __future__ import annotations
 
-import warnings
 from abc import abstractmethod
 from dataclasses import dataclass
 from time import perf_counter
@@ -27,7 +26,6 @@ from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from ..kernels.grid import resolve_kernels, scale_to_unit_trace, unit_trace_stack
@@ -35,6 +33,7 @@ from ..kernels.precomputed import PRECOMPUTED, prediction_grams, training_grams
 from ..masters._solution import check_C
 from ..masters.combined_svm import CombinedSVM, SVMSolution
 from ._binary import binary_targets
+from ._convergence import warn_unless_optimal
 from ._multiclass import MarginClassifierMixin
 
 __all__ = [
@@ -167,13 +166,10 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
         self.n_svm_fits_ = svm.n_solves
         self.status_ = result.status
         self.history_ = result.history
-        if result.status != "optimal":
-            warnings.warn(
-                f"{type(self).__name__} stopped ({result.status}) after {result.n_iter} iterations with a "
-                f"relative gap of {result.history[-1]['gap']:.3g} > tol={self.tol}; raise max_iter or tol",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+        warn_unless_optimal(
+            self, result.status, result.n_iter, "iterations",
+            f"a relative gap of {result.history[-1]['gap']:.3g} > tol={self.tol}", "raise max_iter or tol",
+        )
         self._calibrate(X, y)
         return self
 

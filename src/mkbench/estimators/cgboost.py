@@ -11,14 +11,12 @@ composite kernel.
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..cg import column_generation
@@ -26,6 +24,7 @@ from ..kernels import Kernel, KernelColumns, Sum, make_library
 from ..masters import LPMaster, QPMaster, SVMDualMaster, make_qp_master
 from ..oracles import KernelOracle
 from ._binary import binary_targets
+from ._convergence import warn_unless_optimal
 from ._multiclass import MarginClassifierMixin
 
 __all__ = ["CGBoostClassifier", "CGBoostRegressor"]
@@ -69,14 +68,12 @@ class _CGBoost(BaseEstimator):
         self.status_ = result.status
         self.history_ = result.history
         self.n_kernel_columns_computed_ = columns.n_computed
-        if result.status not in ("optimal", "gap_tol"):
-            warnings.warn(
-                f"{type(self).__name__} stopped ({result.status}) after {result.n_iter} columns with a "
-                f"dual violation of {result.history[-1]['max_violation']:.3g} > tol={self.tol}; "
-                "raise max_iter or time_limit to reach the optimum of the master problem",
-                ConvergenceWarning,
-                stacklevel=3,
-            )
+        warn_unless_optimal(
+            self, result.status, result.n_iter, "columns",
+            f"a dual violation of {result.history[-1]['max_violation']:.3g} > tol={self.tol}",
+            "raise max_iter or time_limit to reach the optimum of the master problem",
+            accepted=("optimal", "gap_tol"), stacklevel=3,
+        )
 
     def _set_model(self, X: np.ndarray, solution, choices: Sequence[tuple[int, int]]) -> None:
         kernel_idx = np.array([p for p, _ in choices], dtype=np.intp)

@@ -36,13 +36,11 @@ first learner.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Iterator
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -52,6 +50,7 @@ from ..masters import LinearSVMCDMaster, SVMDualMaster
 from ..masters._solution import check_choice
 from ..oracles import LearnerOracle
 from ._binary import BinaryClassifierMixin, binary_targets
+from ._convergence import warn_unless_optimal
 
 __all__ = ["CGEnsClassifier"]
 
@@ -120,14 +119,11 @@ def fit_by_column_generation(
     estimator.n_iter_ = result.n_iter
     estimator.status_ = result.status
     estimator.history_ = result.history
-    if result.status != "optimal":
-        warnings.warn(
-            f"{type(estimator).__name__} stopped ({result.status}) after {result.n_iter} learners with a "
-            f"score of {result.history[-1]['max_violation']:.3g} > tol={estimator.tol}; raise max_iter "
-            "(or time_limit) to reach the optimum over all learners",
-            ConvergenceWarning,
-            stacklevel=3,
-        )
+    warn_unless_optimal(
+        estimator, result.status, result.n_iter, "learners",
+        f"a score of {result.history[-1]['max_violation']:.3g} > tol={estimator.tol}",
+        "raise max_iter (or time_limit) to reach the optimum over all learners", stacklevel=3,
+    )
     return result
 
 

@@ -15,13 +15,11 @@ of the paper's §4, which the paper solved as one full LP (``solve="full"``).
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import check_array, validate_data
 
 from ..cg import CGResult, column_generation
@@ -29,6 +27,7 @@ from ..kernels import KernelColumns
 from ..masters import LPMaster
 from ..oracles import KernelOracle
 from ._binary import BinaryClassifierMixin, binary_targets
+from ._convergence import warn_unless_optimal
 from .cgboost import _CGBoost
 
 __all__ = ["SOLVES", "LP9Fit", "SSMKClassifier", "solve_lp9"]
@@ -237,14 +236,11 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
             time_limit=self.time_limit, verbose=self.verbose,
         )
         self._set_lp9_model(centres, fit)
-        if fit.result.status != "optimal":
-            warnings.warn(
-                f"SSMKClassifier stopped ({fit.result.status}) after {fit.result.n_iter} columns with "
-                f"tau = {1 + fit.result.history[-1]['max_violation']:.6g} > 1 + tol (tol={self.tol}); "
-                "raise max_iter or time_limit to reach the optimum of LP (9)",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+        warn_unless_optimal(
+            self, fit.result.status, fit.result.n_iter, "columns",
+            f"tau = {1 + fit.result.history[-1]['max_violation']:.6g} > 1 + tol (tol={self.tol})",
+            "raise max_iter or time_limit to reach the optimum of LP (9)",
+        )
         return self
 
     def _check_unlabeled(self, X_unlabeled: np.ndarray) -> np.ndarray:
