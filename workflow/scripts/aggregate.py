@@ -1,7 +1,9 @@
 """Gather one experiment's records: one row per job, and one row per iteration of each job's history."""
 import sys
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
+from mkbench.harness.job_log import log_to
+
+log_to(snakemake.log[0])  # stderr to the log; a failure ends it with its one-line cause
 
 from mkbench._io import atomic_open
 from mkbench.harness.report import collect_histories, collect_records

@@ -1,7 +1,9 @@
 """Fetch and verify one data set's raw files (mirror first, then the canonical URLs)."""
 import sys
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
+from mkbench.harness.job_log import log_to
+
+log_to(snakemake.log[0])  # stderr to the log; a failure ends it with its one-line cause
 
 from mkbench._io import write_json
 from mkbench.harness.datasets import fetch

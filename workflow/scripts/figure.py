@@ -1,7 +1,9 @@
 """Draw one figure (seaborn), saved as PNG and PDF: per-split boxes, bars, lines (records or iterations), or a refitted decision boundary."""
 import sys
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
+from mkbench.harness.job_log import log_to
+
+log_to(snakemake.log[0])  # stderr to the log; a failure ends it with its one-line cause
 
 import pandas as pd
 

@@ -1,7 +1,9 @@
 """Fit one method on one split and write its record (one job, one record)."""
 import sys
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
+from mkbench.harness.job_log import log_to
+
+log_to(snakemake.log[0])  # stderr to the log; a failure ends it with its one-line cause
 
 from mkbench._io import write_json
 from mkbench.harness.config import job_of

@@ -1,7 +1,9 @@
 """Parse one data set's verified raw files into the prepared .npz read by every job."""
 import sys
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
+from mkbench.harness.job_log import log_to
+
+log_to(snakemake.log[0])  # stderr to the log; a failure ends it with its one-line cause
 
 from mkbench.harness.prepare import prepare
 

@@ -1,7 +1,9 @@
 """Write one split of a data set under a named protocol, deterministic from the seed."""
 import sys
 
-sys.stderr = open(snakemake.log[0], "w", buffering=1)
+from mkbench.harness.job_log import log_to
+
+log_to(snakemake.log[0])  # stderr to the log; a failure ends it with its one-line cause
 
 from mkbench.harness.experiment import protocol_splits
 from mkbench.harness.prepare import load_prepared
