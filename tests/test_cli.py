@@ -113,3 +113,12 @@ def test_run_reads_the_data_folders_of_the_config(tmp_path, monkeypatch, capsys)
     assert main(argv) == 0, capsys.readouterr().err
     assert main(argv + ["--data-home", str(tmp_path / "other")]) == 0
     assert [kw["data_home"] for kw in seen] == [str(tmp_path / "cache"), str(tmp_path / "other")]
+
+
+def test_report_without_records_says_where_it_looked_and_creates_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "--config", str(ROOT / "config" / "smoke.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert f"no records for table 'smoke-regression' under {tmp_path / 'results' / 'runs' / 'smoke-regression'}" in err
+    assert "snakemake --cores 8 results/tables/smoke-regression.md" in err and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []

@@ -240,24 +240,32 @@ def _write_reproduction(config: dict, args) -> None:
 
 
 def _write_tables(config: dict, tables: list[str]) -> None:
+    from ..exceptions import DataError
     from .report import collect_records, load_reference, write_table
 
-    references = {}
-    for name in tables:  # every name and reference file is checked before a table is written
+    references, records = {}, {}
+    for name in tables:  # every name, reference file and record is checked before a table is written
         _require(name, config["tables"], "table")
-        ref = config["tables"][name].get("reference")
+        spec = config["tables"][name]
+        ref = spec.get("reference")
         references[name] = (
             load_reference(os.path.join(config["reference_dir"], ref["file"]), ref["table"]) if ref else None
         )
+        experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
+        paths = sorted(p for e in experiments for p in glob.glob(f"results/runs/{e}/**/*.json", recursive=True))
+        if not paths:
+            where = ", ".join(os.path.abspath(f"results/runs/{e}") for e in experiments)
+            raise DataError(
+                f"no records for table {name!r} under {where}: run its experiments first "
+                f"(snakemake --cores 8 results/tables/{name}.md), or run mkbench from the folder that holds results/"
+            )
+        records[name] = collect_records(paths)
     _check_writable("results/tables")
     for name in tables:
         spec = config["tables"][name]
-        experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
-        paths = sorted(p for e in experiments for p in glob.glob(f"results/runs/{e}/**/*.json", recursive=True))
-        records = collect_records(paths)
         with _writes_to(f"results/tables/{name}"):
             write_table(
-                records, spec["metrics"], f"results/tables/{name}",
+                records[name], spec["metrics"], f"results/tables/{name}",
                 caption=spec["caption"], reference=references[name], select=spec.get("select"), layout=spec["layout"],
             )
         print(f"results/tables/{name}.md")
