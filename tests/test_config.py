@@ -29,15 +29,15 @@ def test_shipped_configs_validate_and_plan():
     count = Counter(j.experiment for j in jobs)
     # MARK Tables 2-3: 4 methods (MARK-L, SVR, KRR and scikit-learn's KRR) x 2 data sets x 10 folds
     assert count["mark-benchmarks"] == 4 * 2 * 10
-    # CG-Boost Table 1: 7 kernel sets x (4 C of the QP + 9 C of the LP) x 3 seeds
-    assert count["cgboost-table1"] == 7 * (4 + 9) * 3
+    # CG-Boost Table 1: 7 kernel sets x (4 C of the QP + 11 C of the LP) x 3 seeds
+    assert count["cgboost-table1"] == 7 * (4 + 11) * 3
     assert count["ssmk-l100"] == 4 * 10  # SSMK, IMK and their other routes x 10 trials
     assert count["ssmk-sensitivity-l100"] == 2 * 4 * 10  # SSMK, IMK x 4 fixed C x 10 trials
     assert len(set(j.record_path for j in jobs)) == len(jobs)
     smoke = load_config(ROOT / "config" / "smoke.yaml")
     count = Counter(j.experiment for j in plan_jobs(smoke))
     assert count["smoke-regression"] == 2 * 3  # 2 methods x 3 folds
-    assert count["smoke-classification"] == 5 * 2  # (svc + cgboost-lp + 2 C of cgboost-qp + cgboost-qp-cd) x 2 repeats
+    assert count["smoke-classification"] == 6 * 2  # (svc + cgboost-lp + 2 C of cgboost-qp + cgboost-qp-clarabel + cgboost-qp-cd) x 2 repeats
 
 
 def test_defaults_are_filled(smoke):
