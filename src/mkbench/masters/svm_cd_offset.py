@@ -53,17 +53,19 @@ __all__ = ["FreeOffsetSVMCDMaster", "NonnegFreeOffsetSVMCDMaster"]
 class _FreeOffset:
     """Mixin over :class:`.LinearSVMCDMaster`: centred columns, and the offset by the method of multipliers.
 
-    ``max_outer`` bounds the multiplier updates of one solve.
+    ``max_outer`` bounds the multiplier updates of one solve; ``n_exact_solves``
+    counts the solves handed to Clarabel; ``_mu`` is the multiplier, the offset
+    of the centred model.
     """
 
     intercept = "free"
     max_outer = 10_000
-    n_exact_solves = 0  # solves handed to Clarabel
+    n_exact_solves = 0
+    _mu = 0.0
 
     def __init__(self, y: np.ndarray, C: float, **options: object) -> None:
         options.setdefault("max_epochs", 1000)
         super().__init__(y, C, **options)
-    _mu = 0.0  # the multiplier: the offset of the centred model
 
     def _set_features(self, K: np.ndarray) -> None:
         self._means = np.zeros(0)
