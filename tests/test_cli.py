@@ -122,3 +122,15 @@ def test_report_without_records_says_where_it_looked_and_creates_nothing(tmp_pat
     assert f"no records for table 'smoke-regression' under {tmp_path / 'results' / 'runs' / 'smoke-regression'}" in err
     assert "snakemake --cores 8 results/tables/smoke-regression.md" in err and "Traceback" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_one_registry_gives_the_package_its_estimators_and_the_workflow_its_methods():
+    from mkbench._registry import METHODS
+    from mkbench.harness.methods import method_class
+
+    ours = {path.split(":")[1] for path in METHODS.values() if path.startswith("mkbench.")}
+    assert set(mkbench.__all__) == ours | {"KernelColumnRidge"}
+    for name in METHODS:
+        cls = method_class(name)
+        if cls.__module__.startswith("mkbench."):
+            assert getattr(mkbench, cls.__name__) is cls

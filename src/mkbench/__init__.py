@@ -6,27 +6,8 @@ that reproduce the papers' tables live in :mod:`mkbench.harness`.
 
 __version__ = "0.1.0"
 
-_ESTIMATORS = {
-    "CGBoostClassifier": "mkbench.estimators",
-    "CGBoostRegressor": "mkbench.estimators",
-    "MARKRegressor": "mkbench.estimators",
-    "SSMKClassifier": "mkbench.estimators",
-    "SILPClassifier": "mkbench.estimators",
-    "SimpleMKLClassifier": "mkbench.estimators",
-    "CGEnsClassifier": "mkbench.estimators",
-    "CGEnsSLSClassifier": "mkbench.estimators",
-    "LPBoostClassifier": "mkbench.estimators",
-    "AdaBoostECCClassifier": "mkbench.estimators",
-    "AdaBoostMHClassifier": "mkbench.estimators",
-    "InfiniteEnsembleSVC": "mkbench.estimators",
-    "LearnerAdaBoostClassifier": "mkbench.estimators",
-    "RFFClassifier": "mkbench.estimators",
-    "SelectedSVR": "mkbench.estimators",
-    "SelectedKernelRidge": "mkbench.estimators",
-    "KernelColumnRidge": "mkbench.estimators",
-    "SelectedKernelColumnRidge": "mkbench.estimators",
-    "SelectedSVC": "mkbench.estimators",
-}
+from ._registry import EXPORTED as _ESTIMATORS  # class name -> module, from the one registry
+
 __all__ = sorted(_ESTIMATORS)
 
 

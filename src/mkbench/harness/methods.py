@@ -1,8 +1,8 @@
-"""Registry of the methods a workflow job can fit, by name.
+"""The methods a workflow job can fit, by name: the one registry (:data:`mkbench._registry.METHODS`) made into estimators.
 
 Each entry is the dotted path of a scikit-learn estimator class; it is imported
-only when a job asks for it, so ``mkbench --help`` stays fast. Later methods
-(CG-Boost, MARK, SSMK, MKL, CGEns) register here too.
+only when a job asks for it, so ``mkbench --help`` stays fast. A new estimator is
+registered in :mod:`mkbench._registry`, and ``import mkbench`` offers it too.
 """
 
 from __future__ import annotations
@@ -14,31 +14,9 @@ from typing import Any
 
 from sklearn.base import BaseEstimator
 
+from .._registry import METHODS
 from ..exceptions import ConfigError, UnknownNameError
 
-METHODS: dict[str, str] = {
-    "svr": "mkbench.estimators:SelectedSVR",
-    "krr": "mkbench.estimators:SelectedKernelRidge",
-    "krr-eq8": "mkbench.estimators:SelectedKernelColumnRidge",  # KRR of MARK eq. 8 ("krr": scikit-learn's)
-    "svc": "mkbench.estimators:SelectedSVC",
-    "cgboost": "mkbench.estimators:CGBoostClassifier",
-    "cgboost-regressor": "mkbench.estimators:CGBoostRegressor",
-    "mark": "mkbench.estimators:MARKRegressor",
-    "ssmk": "mkbench.estimators:SSMKClassifier",
-    "silp": "mkbench.estimators:SILPClassifier",
-    "simplemkl": "mkbench.estimators:SimpleMKLClassifier",
-    "cgens": "mkbench.estimators:CGEnsClassifier",
-    "cgens-sls": "mkbench.estimators:CGEnsSLSClassifier",
-    "lpboost": "mkbench.estimators:LPBoostClassifier",
-    "adaboost": "sklearn.ensemble:AdaBoostClassifier",  # SAMME; its default weak learner is a stump
-    "adaboost-ecc": "mkbench.estimators:AdaBoostECCClassifier",
-    "adaboost-mh": "mkbench.estimators:AdaBoostMHClassifier",
-    "svm-ensemble-kernel": "mkbench.estimators:InfiniteEnsembleSVC",
-    "staged-cv": "mkbench.estimators:StagedSearchCV",  # C and the iteration count by k-fold CV
-    "adaboost-learners": "mkbench.estimators:LearnerAdaBoostClassifier",  # AdaBoost over sampled perceptrons
-    "svc-rbf": "sklearn.svm:SVC",  # plain RBF SVM, for StagedSearchCV's grid search (CGEns Table II)
-    "rff": "mkbench.estimators:RFFClassifier",  # random Fourier features + linear SVM (CGEns Table II)
-}
 
 
 def method_class(name: str) -> type[BaseEstimator]:
