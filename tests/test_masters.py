@@ -456,17 +456,29 @@ def test_make_qp_master_backends(problem):
         make_qp_master(y, C, solver="cvxopt")
 
 
-def test_svm_dual_failure_raises_or_records(problem):
+def test_svm_dual_hands_a_crawling_solve_to_clarabel(problem):
+    """Past max_iter libsvm's solve goes to Clarabel on the same columns: the optimum all the same, counted."""
     K, y, _ = problem
-    with pytest.raises(SolverError, match=r"libsvm stopped with status 'max_iter reached'.*50 data rows, 150 columns.*"
-                                          r"Use solver='clarabel'"):
-        SVMDualMaster(y, C, columns=K, max_iter=2).solve()
-    record = SVMDualMaster(y, C, columns=K, max_iter=2, on_failure="record").solve()
-    assert record.status == "max_iter reached" and np.isnan(record.objective)
+    master = SVMDualMaster(y, C, columns=K, max_iter=2)
+    solution = master.solve()
+    assert master.n_exact_solves == 1 and solution.optimal
+    assert solution.objective == pytest.approx(highs_qp_reference(K, y, C, "hinge", "free", "free"), rel=1e-6)
+    plain = SVMDualMaster(y, C, columns=K)
+    assert plain.solve().optimal and plain.n_exact_solves == 0  # the default budget: libsvm alone
     with pytest.raises(ValueError, match="hinge masters need labels"):
         SVMDualMaster(y * 2, C)
     with pytest.raises(ValueError, match="epsilon must be >= 0"):
         SVMDualMaster(y, C, loss="epsilon_insensitive", epsilon=-1)
+
+
+def test_nonneg_svr_master_reaches_the_optimum_on_quadratic_columns(problem):
+    """SMO crawls on the quadratic columns of SVR (eq. 13); with Clarabel taking over, the optimum is reached."""
+    K, _, response = problem
+    master = NonnegSVMDualMaster(response, C, loss="epsilon_insensitive", max_iter=1000)
+    solution = _add_in_chunks(master, K)
+    assert master.n_exact_solves > 0
+    reference = highs_qp_reference(K, response, C, "epsilon_insensitive", "nonneg", "free")
+    assert solution.optimal and solution.objective == pytest.approx(reference, rel=1e-6)
 
 
 # ---------------------------------------------------------------- QP, liblinear's penalised offset (dual CD)
