@@ -20,15 +20,16 @@ class BinaryClassifierMixin(ClassifierMixin):
         return self.classes_[positive.astype(int)]
 
 
-def binary_targets(y: np.ndarray, *, more: str) -> tuple[np.ndarray, np.ndarray]:
+def binary_targets(y: np.ndarray, *, more: str = "") -> tuple[np.ndarray, np.ndarray]:
     """The two classes of ``y`` and y coded -1 / +1 (+1 = ``classes[1]``), as the papers' models use it.
 
     Parameters
     ----------
     y : ndarray of shape (n_samples,)
         Class labels.
-    more : str
-        What to use instead when there are more than two classes (ends the error message).
+    more : str, default=""
+        What to use instead when there are more than two classes (ends the error message);
+        empty for estimators that fit those one-vs-rest before they get here.
 
     Raises
     ------
@@ -42,6 +43,6 @@ def binary_targets(y: np.ndarray, *, more: str) -> tuple[np.ndarray, np.ndarray]
     if classes.size != 2:
         raise ValueError(
             f"Only binary classification is supported. The type of the target is {type_of_target(y)}: "
-            f"y has {classes.size} classes {classes.tolist()[:5]}; {more}"
+            f"y has {classes.size} classes {classes.tolist()[:5]}" + (f"; {more}" if more else "")
         )
     return classes, np.where(y == classes[1], 1.0, -1.0)

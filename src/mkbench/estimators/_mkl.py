@@ -142,16 +142,8 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
             X, y = validate_data(self, X, y, dtype=np.float64)
         if self._fit_one_vs_rest(X, y):
             return self
-        self.classes_, signed = binary_targets(y, more="")
-        if self._precomputed:
-            stack = training_grams(X, len(y)).copy()
-            self.kernels_ = tuple(f"precomputed[{k}]" for k in range(len(stack)))
-            self.kernel_scales_ = scale_to_unit_trace(stack, self.kernels_)
-            self.n_features_in_ = stack.shape[1]
-        else:
-            self.kernels_ = tuple(resolve_kernels(self.kernels, X))
-            stack, self.kernel_scales_ = unit_trace_stack(self.kernels_, X)
-        svm = CombinedSVM(stack, signed, float(self.C), float(self.svm_tol))
+        self.classes_, signed = binary_targets(y)
+        svm = CombinedSVM(self._training_stack(X, len(y)), signed, float(self.C), float(self.svm_tol))
         result = self._optimise(svm, start)
         solution = result.solution
         self.weights_ = solution.beta
@@ -198,6 +190,18 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
         for k, K in zip(used, blocks):
             f += (self.weights_[k] * self.kernel_scales_[k]) * (K @ self.dual_coef_)
         return f
+
+    def _training_stack(self, X, n_samples: int) -> np.ndarray:
+        """The unit-trace training kernels (M, n, n); sets ``kernels_`` and ``kernel_scales_``."""
+        if self._precomputed:
+            stack = training_grams(X, n_samples).copy()
+            self.kernels_ = tuple(f"precomputed[{k}]" for k in range(len(stack)))
+            self.kernel_scales_ = scale_to_unit_trace(stack, self.kernels_)
+            self.n_features_in_ = stack.shape[1]
+            return stack
+        self.kernels_ = tuple(resolve_kernels(self.kernels, X))
+        stack, self.kernel_scales_ = unit_trace_stack(self.kernels_, X)
+        return stack
 
     @property
     def _precomputed(self) -> bool:

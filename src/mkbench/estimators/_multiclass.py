@@ -45,7 +45,7 @@ class MarginClassifierMixin(BinaryClassifierMixin):
         """Fit one binary copy per class when y has more than two; True if it did (``fit`` is then done)."""
         if not isinstance(self.probability, (bool, np.bool_)):
             raise ValueError(f"probability must be True or False, got {self.probability!r}")
-        if self.probability and isinstance(getattr(self, "kernels", None), str) and self.kernels == "precomputed":
+        if self.probability and getattr(self, "_precomputed", False):  # the MKL estimators' precomputed kernels
             raise ValueError(
                 "probability=True needs the data points to cross-validate; with kernels='precomputed' fit "
                 "sklearn.calibration.CalibratedClassifierCV on the features and kernels instead"

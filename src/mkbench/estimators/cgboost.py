@@ -275,7 +275,7 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         X, y = validate_data(self, X, y, dtype=np.float64)
         if self._fit_one_vs_rest(X, y):
             return self
-        self.classes_, signed = binary_targets(y, more="")
+        self.classes_, signed = binary_targets(y)
         options = dict(
             alpha_sign="nonneg" if self.positive else "free", intercept=_INTERCEPTS[self.fit_intercept]
         )
