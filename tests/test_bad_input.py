@@ -58,6 +58,7 @@ SMALL = {
     "cgens": {"max_iter": 5, "random_state": 0},
     "cgens-sls": {"max_iter": 5, "random_state": 0},
     "lpboost": {"max_iter": 5, "random_state": 0},
+    "column-generation": {"columns": "stump", "max_iter": 5},
     "adaboost-mh": {"n_estimators": 5},
     "adaboost-ecc": {"n_estimators": 5, "random_state": 0},
     "adaboost-learners": {"n_estimators": 5, "n_candidates": 20, "random_state": 0},
@@ -69,7 +70,7 @@ SMALL = {
     "rff": {"n_components": 20, "random_state": 0},
     "staged-cv": {"method": "cgens", "params": {"max_iter": 5, "random_state": 0}, "n_iters": [2, 5], "cv": 2},
 }
-MULTICLASS = {"cgens-sls", "adaboost-mh", "adaboost-ecc", "svm-ensemble-kernel", "svc", "rff", "cgboost", "silp", "simplemkl"}  # the other classifiers are binary
+MULTICLASS = {"column-generation", "cgens-sls", "adaboost-mh", "adaboost-ecc", "svm-ensemble-kernel", "svc", "rff", "cgboost", "silp", "simplemkl"}  # the other classifiers are binary
 NOT_OURS = {"adaboost", "svc-rbf"}  # scikit-learn's AdaBoostClassifier and SVC, tested by scikit-learn
 
 _rng = np.random.RandomState(0)
@@ -226,6 +227,8 @@ BAD_NAMES = [
     ("cgens", {"learner": "tree"}, ValueError, f"learner='tree' {LEARNERS}"),
     ("cgens-sls", {"learner": "tree"}, ValueError, f"learner='tree' {LEARNERS}"),
     ("lpboost", {"learner": "tree"}, ValueError, f"learner='tree' {LEARNERS}"),
+    ("column-generation", {"columns": "tree"}, UnknownNameError,
+     f"unknown kernel 'tree'; {KNOWN_KERNELS}.*; or a weak-learner family: 'stump', 'perceptron', 'fourier'"),
     ("adaboost-learners", {"learner": "tree"}, ValueError, "learner='tree' is not one of 'stump', 'perceptron'"),
     ("svm-ensemble-kernel", {"kernel": "tree"}, ValueError, "kernel='tree' is not one of 'stump', 'perceptron'"),
     ("staged-cv", {"method": "tree"}, UnknownNameError, "unknown method 'tree'; known methods: adaboost"),
@@ -233,7 +236,7 @@ BAD_NAMES = [
 
 
 def test_every_name_parameter_is_covered():
-    named = {n for n in SMALL if {"kernel", "kernels", "learner", "method"} & set(make(n).get_params())}
+    named = {n for n in SMALL if {"kernel", "kernels", "learner", "method", "columns"} & set(make(n).get_params())}
     assert named == {case[0] for case in BAD_NAMES}
 
 

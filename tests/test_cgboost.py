@@ -82,11 +82,11 @@ def test_dual_solver_backends_reach_the_same_full_master(data, solver, fit_inter
 def test_auto_solver_is_dual_cd_where_it_applies(data, monkeypatch, fit_intercept, expected):
     """The default backend: warm-started dual CD for a free or penalised offset, Clarabel without an offset;
     either way the full master's optimum, and alpha >= 0 exactly 0 off the active set (Table 1's column counts)."""
-    import mkbench.estimators.cgboost as cgboost
+    import mkbench.masters.hinge as hinge
 
     used = []
-    real = cgboost.make_qp_master
-    monkeypatch.setattr(cgboost, "make_qp_master", lambda *a, **kw: used.append(kw["solver"]) or real(*a, **kw))
+    real = hinge.make_qp_master
+    monkeypatch.setattr(hinge, "make_qp_master", lambda *a, **kw: used.append(kw["solver"]) or real(*a, **kw))
     X, labels, _ = data
     model = CGBoostClassifier(positive=True, fit_intercept=fit_intercept, C=2.0).fit(X, labels)
     assert used == [expected] and CGBoostClassifier().solver == "auto"
@@ -128,6 +128,28 @@ def test_callback_sees_the_current_model(data):
     assert errors[-1] == pytest.approx(1 - model.score(X_val, y_val))
 
 
+@pytest.mark.parametrize(("penalty", "solver", "positive"), [("l2", "libsvm", False), ("l2", "clarabel", True), ("l1", "auto", False)])
+def test_all_columns_at_once_is_the_full_master(data, penalty, solver, positive):
+    """strategy="all" solves the full master directly: the optimum of a direct solve, no column generated."""
+    X, labels, _ = data
+    kernels = ["linear", "quadratic", "rbf"]
+    options = dict(penalty=penalty, C=2.0, solver=solver, positive=positive)
+    model = CGBoostClassifier(kernels, strategy="all", **options).fit(X, labels)
+    K, _ = _full(X, kernels)
+    solve = solve_qp if penalty == "l2" else solve_lp
+    full = solve(K, np.where(labels == "odd", 1.0, -1.0), 2.0, alpha_sign="nonneg" if positive else "free", intercept="free")
+    assert model.status_ == "optimal" and model.n_iter_ == 0
+    assert len(model.columns_) == 3 * len(X)
+    assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-6)
+    f_full = K @ full.alpha + full.intercept
+    np.testing.assert_allclose(model.decision_function(X), f_full, atol=1e-4 * np.abs(f_full).max())
+    # a column is kept where |alpha_j| > tol, which column generation would have generated
+    kept = model.coef_ != 0
+    assert kept[np.abs(full.alpha) > 1e-4].all() and not kept[np.abs(full.alpha) < 1e-8].any()
+    generated = CGBoostClassifier(kernels, strategy="full", **options).fit(X, labels)
+    assert generated.history_[-1]["objective"] == pytest.approx(model.history_[-1]["objective"], rel=1e-6)
+
+
 def test_bad_inputs_have_clear_messages(data):
     X, labels, _ = data
     with pytest.raises(ValueError, match=r"y has only one class \('a'\): a classifier needs two classes"):
@@ -138,7 +160,7 @@ def test_bad_inputs_have_clear_messages(data):
         CGBoostClassifier(fit_intercept="yes").fit(X, labels)
     with pytest.raises(KeyError, match="unknown kernel 'sigmoid'; known kernels"):
         CGBoostClassifier(kernels=["sigmoid"]).fit(X, labels)
-    with pytest.raises(ValueError, match="strategy='greedy' is not one of"):
+    with pytest.raises(ValueError, match="strategy must be one of 'full', 'stratified', 'all'.*got 'greedy'"):
         CGBoostClassifier(strategy="greedy").fit(X, labels)
 
 

@@ -24,6 +24,7 @@ METHODS: dict[str, str] = {
     "cgens": "mkbench.estimators:CGEnsClassifier",
     "cgens-sls": "mkbench.estimators:CGEnsSLSClassifier",
     "lpboost": "mkbench.estimators:LPBoostClassifier",
+    "column-generation": "mkbench.estimators:ColumnGenerationClassifier",  # any hinge master over kernels or learners
     "adaboost": "sklearn.ensemble:AdaBoostClassifier",  # SAMME; its default weak learner is a stump
     "adaboost-ecc": "mkbench.estimators:AdaBoostECCClassifier",
     "adaboost-mh": "mkbench.estimators:AdaBoostMHClassifier",

@@ -2,7 +2,9 @@
 
 The methods: CG-Boost (:mod:`.cgboost`), MARK (:mod:`.mark`), SSMK (:mod:`.ssmk`),
 SILP and SimpleMKL (:mod:`.silp`, :mod:`.simplemkl`, sharing :mod:`._mkl`), CGEns,
-CGEns-SLS and LPBoost (:mod:`.cgens`, :mod:`.cgens_sls`, :mod:`.lpboost`).
+CGEns-SLS and LPBoost (:mod:`.cgens`, :mod:`.cgens_sls`, :mod:`.lpboost`); the framework
+CG-Boost, CGEns and LPBoost are presets of, any hinge master over kernel columns or weak
+learners (:mod:`.column_generation`).
 
 The baselines: RBF SVM, SVR and kernel ridge regression with parameters selected
 on a validation set (:mod:`.selected_svm`, :mod:`.kernel_ridge`, both built on
@@ -17,6 +19,7 @@ and the features a stump ensemble splits on (:mod:`.feature_counts`).
 from .cgboost import CGBoostClassifier, CGBoostRegressor
 from .cgens import CGEnsClassifier
 from .cgens_sls import CGEnsSLSClassifier
+from .column_generation import ColumnGenerationClassifier
 from .infinite_ensemble import InfiniteEnsembleSVC
 from .kernel_ridge import KernelColumnRidge, SelectedKernelColumnRidge, SelectedKernelRidge
 from .learner_adaboost import LearnerAdaBoostClassifier
@@ -37,6 +40,7 @@ __all__ = [
     "CGBoostRegressor",
     "CGEnsClassifier",
     "CGEnsSLSClassifier",
+    "ColumnGenerationClassifier",
     "InfiniteEnsembleSVC",
     "KernelColumnRidge",
     "LPBoostClassifier",

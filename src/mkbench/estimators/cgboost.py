@@ -21,8 +21,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..cg import column_generation
 from ..kernels import Kernel, KernelColumns, Sum, make_library
-from ..masters import LPMaster, QPMaster, SVMDualMaster, make_qp_master
-from ..oracles import KernelOracle
+from ..masters import LPMaster, QPMaster, SVMDualMaster, make_hinge_master, make_qp_master
+from ..oracles import STRATEGIES, KernelOracle
 from ._binary import binary_targets
 from ._convergence import warn_unless_optimal
 from ._multiclass import MarginClassifierMixin
@@ -40,6 +40,11 @@ class _CGBoost(BaseEstimator):
             raise ValueError(f"fit_intercept must be True, False or 'regularized', got {self.fit_intercept!r}")
         if not (isinstance(self.max_iter, (int, np.integer)) and self.max_iter >= 0):
             raise ValueError(f"max_iter must be an integer >= 0, got {self.max_iter!r}")
+        if self.strategy not in (*STRATEGIES, "all"):
+            raise ValueError(
+                f"strategy must be one of {', '.join(map(repr, (*STRATEGIES, 'all')))} (column generation, "
+                f"stratified or by full scans, or every column at once), got {self.strategy!r}"
+            )
 
     def _library(self) -> list[Kernel]:
         return make_library(self.kernels)
@@ -49,11 +54,14 @@ class _CGBoost(BaseEstimator):
         if X.shape[0] < 2:
             raise ValueError(f"{type(self).__name__} needs at least 2 samples to learn from, got 1 sample")
         columns = KernelColumns(X, self._library(), memory_budget=self.memory_budget)
-        oracle = KernelOracle(columns, strategy=self.strategy, priority=self.priority)
+        entered = _enter_all(columns, master) if self.strategy == "all" else []
+        oracle = KernelOracle(columns, strategy="full" if entered else self.strategy, priority=self.priority)
+        for choice in entered:
+            oracle.add(choice)
         self.kernels_ = columns.kernels
 
         def monitor(solution, choices):  # the current model, fitted for the user's callback
-            self._set_model(X, solution, choices)
+            self._set_model(X, solution, entered + choices)
             return self.callback(self)
 
         result = column_generation(
@@ -63,7 +71,9 @@ class _CGBoost(BaseEstimator):
             verbose=self.verbose,
             name=type(self).__name__,
         )
-        self._set_model(X, result.solution, result.choices)
+        self._set_model(X, result.solution, entered + result.choices)
+        if entered:  # alpha_j = score_j (eq. 8): a column CG would not have generated at this tol is 0
+            self.coef_[np.abs(self.coef_) <= self.tol] = 0.0
         self.n_iter_ = result.n_iter
         self.status_ = result.status
         self.history_ = result.history
@@ -125,6 +135,14 @@ class _CGBoost(BaseEstimator):
         return f
 
 
+def _enter_all(columns: KernelColumns, master) -> list[tuple[int, int]]:
+    """Put every column of the library into ``master`` (``strategy="all"``); the choices, in master order."""
+    centres = np.arange(columns.n_centres)
+    for p in range(columns.n_kernels):
+        master.add_columns(columns.block(p, centres))
+    return [(p, int(j)) for p in range(columns.n_kernels) for j in centres]
+
+
 def _parts(kernel: Kernel) -> tuple[Kernel, ...]:
     return kernel.kernels if isinstance(kernel, Sum) else (kernel,)
 
@@ -148,8 +166,16 @@ _COMMON_DOC = """
         Columns enter while their dual violation exceeds ``tol`` (eq. 6, 10, 12, 14).
     max_iter : int, default=1000
         Most columns to generate.
-    strategy : {"stratified", "full"}, default="stratified"
-        Stratified column generation (§5) or a full scan at every iteration.
+    strategy : {"stratified", "full", "all"}, default="stratified"
+        Stratified column generation (§5), a full scan at every iteration, or
+        "all": every column of the library enters the master at once and the
+        full master is solved directly (no column generated, ``n_iter_`` = 0),
+        the optimum column generation reaches (Theorem 3.1, Remark 4.1). For the
+        dense models of free alpha (every alpha_j = score_j, eq. 8), where column
+        generation would add the P * n columns one master solve at a time; there
+        the coefficients with |alpha_j| <= ``tol``, which column generation would
+        not have generated, are set to 0. Pair it with ``solver="libsvm"`` (one
+        SVM dual on the Gram matrix of all columns).
     priority : sequence of int or str, default=None
         Kernel order of the stratified strategy; None keeps the order of ``kernels``.
     time_limit : float, default=None
@@ -279,14 +305,7 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         options = dict(
             alpha_sign="nonneg" if self.positive else "free", intercept=_INTERCEPTS[self.fit_intercept]
         )
-        if self.penalty == "l1":
-            master = LPMaster(signed, self.C, **options)
-        else:
-            solver = self.solver
-            if solver == "auto":
-                solver = "dual_cd" if options["intercept"] != "none" else "clarabel"
-            master = make_qp_master(signed, self.C, solver=solver, **options)
-        self._fit_master(X, master)
+        self._fit_master(X, make_hinge_master(signed, self.C, penalty=self.penalty, solver=self.solver, **options))
         self._calibrate(X, y)
         return self
 

@@ -46,7 +46,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..cg import CGResult, column_generation
 from ..learners import LEARNERS, make_family, outputs
-from ..masters import LinearSVMCDMaster, SVMDualMaster
+from ..masters import LinearSVMCDMaster, SVMDualMaster, make_hinge_master
 from ..masters._solution import check_choice
 from ..oracles import LearnerOracle
 from ._binary import BinaryClassifierMixin, binary_targets
@@ -321,6 +321,7 @@ class CGEnsClassifier(_LearnerEnsemble):
     def _master(self, signed: np.ndarray) -> SVMDualMaster | LinearSVMCDMaster:
         if not (isinstance(self.solver_tol, Real) and self.solver_tol > 0):
             raise ValueError(f"solver_tol must be a number > 0, got {self.solver_tol!r}")
-        if check_choice("solver", self.solver, SOLVERS) == "dual_cd":
-            return LinearSVMCDMaster(signed, self.C, tol=self.solver_tol)
-        return SVMDualMaster(signed, self.C, tol=self.solver_tol)
+        offset = "regularized" if check_choice("solver", self.solver, SOLVERS) == "dual_cd" else "free"
+        return make_hinge_master(
+            signed, self.C, penalty="l2", alpha_sign="free", intercept=offset, solver=self.solver, tol=self.solver_tol
+        )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..masters import LPMaster
+from ..masters import LPMaster, make_hinge_master
 from .cgens import _COMMON_PARAMETERS, _COMMON_REST, _LearnerEnsemble
 
 __all__ = ["LPBoostClassifier"]
@@ -60,4 +60,4 @@ class LPBoostClassifier(_LearnerEnsemble):
         self.verbose = verbose
 
     def _master(self, signed: np.ndarray) -> LPMaster:
-        return LPMaster(signed, self.C, alpha_sign="nonneg", intercept="none")
+        return make_hinge_master(signed, self.C, penalty="l1", alpha_sign="nonneg", intercept="none")

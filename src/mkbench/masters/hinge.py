@@ -1,0 +1,69 @@
+"""The restricted master of a hinge-loss problem, from what a classifier states (cgboost eq. 4, 7, 11; CGEns (1), (4)).
+
+CG-Boost over kernel columns, CGEns and LPBoost over weak learners, and
+:class:`mkbench.ColumnGenerationClassifier` over either all state their problem the
+same way: a penalty on the column weights (the 1-norm LP or the 2-norm QP), the
+weights' sign, an offset and a backend. :func:`make_hinge_master` maps that to the
+master that solves it, so that no estimator picks its master by hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._solution import check_choice
+from .lp_highs import LPMaster
+from .qp_libsvm import SVMDualMaster, make_qp_master
+from .qp_osqp import QPMaster
+from .svm_cd import LinearSVMCDMaster
+
+__all__ = ["PENALTIES", "SOLVERS", "make_hinge_master"]
+
+PENALTIES = ("l1", "l2")
+SOLVERS = ("auto", "dual_cd", "clarabel", "osqp", "libsvm")
+
+
+def make_hinge_master(
+    y: np.ndarray,
+    C: float,
+    *,
+    penalty: str = "l2",
+    alpha_sign: str = "nonneg",
+    intercept: str = "free",
+    solver: str = "auto",
+    **options: object,
+) -> LPMaster | QPMaster | SVMDualMaster | LinearSVMCDMaster:
+    """The restricted master of min penalty(alpha) + C sum_i xi_i s.t. y_i (K_i. alpha + b) + xi_i >= 1, xi >= 0.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        Labels in {-1, +1}.
+    C : float
+        Weight of the slacks, > 0.
+    penalty : {"l2", "l1"}, default="l2"
+        1/2 ||alpha||_2^2 (cgboost eq. 7, 11; CGEns (1)) or ||alpha||_1, the LP
+        (cgboost eq. 4; LPBoost, CGEns eq. 4) solved by HiGHS.
+    alpha_sign : {"nonneg", "free"}, default="nonneg"
+    intercept : {"free", "regularized", "none"}, default="free"
+        A free offset b (cgboost §4.1, second case), b penalised like a constant
+        column (first case; liblinear's), or none.
+    solver : {"auto", "dual_cd", "clarabel", "osqp", "libsvm"}, default="auto"
+        Backend of the 2-norm master (:func:`mkbench.masters.make_qp_master`);
+        "auto" is "dual_cd" unless there is no offset, then "clarabel". The LP
+        always goes to HiGHS, whatever ``solver`` says.
+    **options
+        Passed to the master (e.g. ``tol`` of the dual masters).
+
+    Returns
+    -------
+    LPMaster, QPMaster, SVMDualMaster or LinearSVMCDMaster
+        (or a subclass of these: the alpha >= 0 and free-offset variants).
+    """
+    check_choice("penalty", penalty, PENALTIES)
+    check_choice("solver", solver, SOLVERS)
+    if penalty == "l1":
+        return LPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept, **options)
+    if solver == "auto":
+        solver = "clarabel" if intercept == "none" else "dual_cd"
+    return make_qp_master(y, C, alpha_sign=alpha_sign, intercept=intercept, solver=solver, **options)

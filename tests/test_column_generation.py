@@ -1,0 +1,106 @@
+"""ColumnGenerationClassifier: new column family x master combinations reach the full problem solved directly, and the
+papers' estimators are its presets."""
+
+import numpy as np
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from mkbench import CGBoostClassifier, CGEnsClassifier, ColumnGenerationClassifier, LPBoostClassifier
+from mkbench.kernels import KernelColumns
+from mkbench.masters import solve_lp, solve_qp
+
+from .test_cgens import all_stumps
+
+
+@pytest.fixture(scope="module")
+def data():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 2))
+    labels = np.where((X**2).sum(1) + 0.3 * rng.normal(size=40) < 1.2, "in", "out")
+    return X, labels, np.where(labels == "out", 1.0, -1.0)  # classes_ = ["in", "out"]: "out" is +1
+
+
+@pytest.mark.parametrize("positive", [True, False])
+def test_the_2_norm_master_over_stumps_is_the_qp_over_all_stumps(data, positive):
+    """CG-Boost's QP (eq. 7) over stumps, free offset: no paper estimator offers it; alpha >= 0 changes nothing."""
+    X, labels, signed = data
+    model = ColumnGenerationClassifier("stump", C=0.5, solver="libsvm", positive=positive, tol=1e-7).fit(X, labels)
+    full = solve_qp(all_stumps(X), signed, 0.5, alpha_sign="free", intercept="free")  # Clarabel over all 78 stumps
+    assert model.status_ == "optimal" and model.max_violation_ <= 1e-7
+    assert model.objective_ == pytest.approx(full.objective, rel=1e-5)
+    assert model.duality_gap_ < 1e-8  # the stumps are searched exhaustively: Claim IV.1's gap is known
+    f_full = all_stumps(X) @ full.alpha + full.intercept
+    np.testing.assert_allclose(model.decision_function(X), f_full, atol=1e-4 * np.abs(f_full).max())
+
+
+def test_the_lp_over_stumps_with_a_free_offset_is_the_lp_over_all_stumps(data):
+    X, labels, signed = data
+    model = ColumnGenerationClassifier("stump", penalty="l1", C=0.2).fit(X, labels)
+    H = all_stumps(X)
+    full = solve_lp(np.hstack([H, -H]), signed, 0.2, alpha_sign="nonneg", intercept="free")  # negation complete
+    assert model.status_ == "optimal"
+    assert model.objective_ == pytest.approx(full.objective, rel=1e-6)
+
+
+def test_lpboost_over_a_kernel_mixture_is_the_lp_over_all_kernel_columns(data):
+    X, labels, signed = data
+    kernels = ["linear", "quadratic", "rbf"]
+    model = ColumnGenerationClassifier(kernels, penalty="l1", C=1.0, fit_intercept=False, strategy="full").fit(X, labels)
+    columns = KernelColumns(X, kernels)
+    K = np.hstack([columns.block(p, range(len(X))) for p in range(3)])
+    full = solve_lp(K, signed, 1.0, alpha_sign="nonneg", intercept="none")
+    assert model.status_ == "optimal"
+    assert model.objective_ == pytest.approx(full.objective, rel=1e-6)
+
+
+def _same_model(a, b, X):
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    assert a.n_iter_ == b.n_iter_ and a.status_ == b.status_
+
+
+def test_cgens_is_a_preset(data):
+    X, labels, _ = data
+    for solver, offset, tol in [("dual_cd", "regularized", 1e-3), ("libsvm", True, 1e-8)]:
+        paper = CGEnsClassifier(C=0.5, max_iter=60, tol=1e-3, solver=solver, solver_tol=tol).fit(X, labels)
+        preset = ColumnGenerationClassifier(
+            "stump", penalty="l2", fit_intercept=offset, solver=solver, C=0.5, max_iter=60, tol=1e-3
+        ).fit(X, labels)
+        _same_model(paper, preset, X)
+        assert paper.learners_ == preset.estimator_.learners_
+
+
+def test_lpboost_and_cgboost_are_presets(data):
+    X, labels, _ = data
+    paper = LPBoostClassifier("perceptron", C=0.3, random_state=1).fit(X, labels)
+    preset = ColumnGenerationClassifier(
+        "perceptron", penalty="l1", fit_intercept=False, C=0.3, max_iter=100, random_state=1
+    ).fit(X, labels)
+    _same_model(paper, preset, X)
+    options = dict(penalty="l2", positive=True, fit_intercept=True, C=2.0, solver="dual_cd")
+    _same_model(CGBoostClassifier("L,R", **options).fit(X, labels), ColumnGenerationClassifier("L,R", **options).fit(X, labels), X)
+
+
+def test_more_classes_and_probabilities(data):
+    X, _, _ = data
+    y = np.digitize(X[:, 0], [-0.5, 0.5])
+    model = ColumnGenerationClassifier("stump", C=1.0, max_iter=30, probability=True).fit(X, y)
+    assert model.decision_function(X).shape == (40, 3) and len(model.estimators_) == 3
+    np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0)
+    assert (model.predict(X) == y).mean() > 0.8
+
+
+def test_bad_parameters_name_the_fix(data):
+    X, labels, _ = data
+    with pytest.raises(ValueError, match="penalty must be 'l1' .* or 'l2'"):
+        ColumnGenerationClassifier("stump", penalty="l0").fit(X, labels)
+    with pytest.raises(ValueError, match="fit_intercept must be True, False or 'regularized'"):
+        ColumnGenerationClassifier("stump", fit_intercept="yes").fit(X, labels)
+    with pytest.raises(ValueError, match="solver='simplex' is not one of"):
+        ColumnGenerationClassifier("stump", solver="simplex").fit(X, labels)
+    with pytest.raises(KeyError, match="unknown kernel 'trees'.*or a weak-learner family: 'stump'"):
+        ColumnGenerationClassifier("trees").fit(X, labels)
+
+
+@parametrize_with_checks([ColumnGenerationClassifier("stump", max_iter=20), ColumnGenerationClassifier(["linear", "rbf"], max_iter=20)])
+def test_scikit_learn_estimator_checks(estimator, check):
+    check(estimator)
