@@ -16,7 +16,8 @@ on a validation set (:mod:`.selected_svm`, :mod:`.kernel_ridge`, both built on
 and the features a stump ensemble splits on (:mod:`.feature_counts`).
 """
 
-from .cgboost import CGBoostClassifier, CGBoostRegressor
+from .cgboost import CGBoostClassifier
+from .cgboost_regressor import CGBoostRegressor
 from .cgens import CGEnsClassifier
 from .cgens_sls import CGEnsSLSClassifier
 from .column_generation import ColumnGenerationClassifier
