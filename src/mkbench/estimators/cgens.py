@@ -50,7 +50,7 @@ from ..masters import LinearSVMCDMaster, SVMDualMaster, make_hinge_master
 from ..masters._solution import check_choice
 from ..oracles import LearnerOracle
 from ._binary import BinaryClassifierMixin, binary_targets
-from ._convergence import warn_unless_optimal
+from ._convergence import display_name, warn_unless_optimal
 
 __all__ = ["CGEnsClassifier"]
 
@@ -113,7 +113,7 @@ def fit_by_column_generation(
     oracle = LearnerOracle(family, exclude_chosen=exclude_chosen)
     result = column_generation(
         master, oracle, tol=estimator.tol, max_iter=estimator.max_iter, time_limit=time_limit, callback=callback,
-        verbose=estimator.verbose, name=type(estimator).__name__,
+        verbose=estimator.verbose, name=display_name(estimator),
     )
     estimator.learners_ = list(result.choices)
     estimator.n_iter_ = result.n_iter
@@ -147,7 +147,7 @@ class _LearnerEnsemble(BinaryClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, signed = binary_targets(y, more="use CGEnsSLSClassifier for more classes.")
         if X.shape[0] < 2:
-            raise ValueError(f"{type(self).__name__} needs at least 2 samples, got {X.shape[0]}")
+            raise ValueError(f"{display_name(self)} needs at least 2 samples, got {X.shape[0]}")
         return X, signed
 
     def fit(self, X: np.ndarray, y: np.ndarray):

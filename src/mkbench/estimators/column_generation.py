@@ -52,7 +52,9 @@ __all__ = ["ColumnGenerationClassifier"]
 
 
 class _LearnerColumns(_LearnerEnsemble):
-    """Column generation over a weak-learner family with the hinge master ``master_options`` describe."""
+    """Column generation over a weak-learner family with the hinge master its parameters describe."""
+
+    display_name = "ColumnGenerationClassifier"  # in its warnings and progress lines
 
     def __init__(self, learner, *, C, penalty, intercept, solver, max_iter, time_limit, tol, n_candidates, gamma,
                  random_state, verbose) -> None:
@@ -153,8 +155,8 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
     >>> from sklearn.datasets import make_classification
     >>> from mkbench import ColumnGenerationClassifier
     >>> X, y = make_classification(80, 4, random_state=0)
-    >>> stumps_qp = ColumnGenerationClassifier("stump", penalty="l2", C=1.0).fit(X, y)  # CG-Boost's QP over stumps
-    >>> stumps_qp.status_
+    >>> lp = ColumnGenerationClassifier("stump", penalty="l1", C=1.0).fit(X, y)  # the LP over stumps, free b
+    >>> lp.status_
     'optimal'
     """
 
