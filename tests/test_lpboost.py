@@ -31,11 +31,12 @@ def every_stump_and_negation(X):
     return np.hstack([K, -K])
 
 
+@pytest.mark.parametrize("solver", ["dual", "primal"])
 @pytest.mark.parametrize("C", [0.05, 0.5])
-def test_reaches_the_lp_over_all_stumps(data, C):
+def test_reaches_the_lp_over_all_stumps(data, C, solver):
     X, labels = data
     signed = np.where(labels == "yes", 1.0, -1.0)  # classes_ = ["no", "yes"]
-    model = LPBoostClassifier(C=C, max_iter=1000, tol=1e-7).fit(X, labels)
+    model = LPBoostClassifier(C=C, max_iter=1000, tol=1e-7, solver=solver).fit(X, labels)
     K = every_stump_and_negation(X)
     full = solve_lp(K, signed, C)  # alpha >= 0, no offset: eq. 4
     assert model.status_ == "optimal"

@@ -15,6 +15,7 @@ from sklearn.svm import LinearSVC
 from mkbench.exceptions import SolverError
 from mkbench.kernels import KernelColumns
 from mkbench.masters import (
+    DualLPMaster,
     FreeOffsetSVMCDMaster,
     LinearSVMCDMaster,
     LPMaster,
@@ -30,6 +31,7 @@ from mkbench.masters import (
 
 C = 1.0
 TOL = 1e-7
+LP_ROUTES = [LPMaster, DualLPMaster]  # the primal LP, and the same LP solved as its dual (eq. 5)
 
 LP_CASES = [
     ("nonneg", "none"),  # LPBoost, cgboost eq. 4
@@ -144,21 +146,23 @@ def _check_complementarity(solution, S, rhs, K, C, tol=1e-6):
 # ---------------------------------------------------------------- LP (HiGHS)
 
 
+@pytest.mark.parametrize("route", LP_ROUTES)
 @pytest.mark.parametrize(("alpha_sign", "intercept"), LP_CASES)
-def test_lp_incremental_equals_full_equals_linprog(problem, alpha_sign, intercept):
+def test_lp_incremental_equals_full_equals_linprog(problem, alpha_sign, intercept, route):
     K, y, _ = problem
-    full = solve_lp(K, y, C, alpha_sign=alpha_sign, intercept=intercept)
-    incremental = _add_in_chunks(LPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept), K)
+    full = route(y, C, alpha_sign=alpha_sign, intercept=intercept, columns=K).solve()
+    incremental = _add_in_chunks(route(y, C, alpha_sign=alpha_sign, intercept=intercept), K)
     reference = linprog_reference(K, y, C, alpha_sign, intercept)
     assert full.optimal and incremental.optimal
     assert full.objective == pytest.approx(reference, rel=1e-6)
     assert incremental.objective == pytest.approx(reference, rel=1e-6)
 
 
+@pytest.mark.parametrize("route", LP_ROUTES)
 @pytest.mark.parametrize(("alpha_sign", "intercept"), LP_CASES)
-def test_lp_duals_satisfy_kkt(problem, alpha_sign, intercept):
+def test_lp_duals_satisfy_kkt(problem, alpha_sign, intercept, route):
     K, y, _ = problem
-    master = LPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept, columns=K)
+    master = route(y, C, alpha_sign=alpha_sign, intercept=intercept, columns=K)
     solution = master.solve()
     _check_complementarity(solution, *_margin_rows(y, "hinge"), K, C)
     u, alpha = solution.duals, solution.alpha
@@ -173,67 +177,74 @@ def test_lp_duals_satisfy_kkt(problem, alpha_sign, intercept):
         assert abs(u @ y) <= TOL
     if intercept == "regularized":
         assert abs(u @ y) <= 1 + TOL
-    # strong duality with the dual objective sum_i u_i
+    # strong duality with the dual objective sum_i u_i, and the primal objective of (alpha, b, xi)
     assert solution.objective == pytest.approx(u.sum(), rel=1e-9)
+    b_cost = abs(solution.intercept) if intercept == "regularized" else 0.0
+    assert solution.objective == pytest.approx(np.abs(alpha).sum() + b_cost + C * solution.xi.sum(), rel=1e-7)
 
 
+@pytest.mark.parametrize("route", LP_ROUTES)
 @pytest.mark.parametrize(("alpha_sign", "intercept"), [("nonneg", "none"), ("free", "free")])
-def test_lp_pricing_detects_missing_columns(problem, alpha_sign, intercept):
+def test_lp_pricing_detects_missing_columns(problem, alpha_sign, intercept, route):
     K, y, _ = problem
     full = solve_lp(K, y, C, alpha_sign=alpha_sign, intercept=intercept)
     support = np.flatnonzero(np.abs(full.alpha) > 1e-9)
-    master = LPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept, columns=K[:, support])
+    master = route(y, C, alpha_sign=alpha_sign, intercept=intercept, columns=K[:, support])
     restricted = master.solve()
     assert restricted.objective == pytest.approx(full.objective, rel=1e-9)
     assert master.violation(K.T @ restricted.pricing_weights).max() <= TOL  # tau <= 1: optimal
     useful = support[np.argmax(np.abs(full.alpha[support]))]
     without = np.setdiff1d(support, useful)
-    master = LPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept, columns=K[:, without])
+    master = route(y, C, alpha_sign=alpha_sign, intercept=intercept, columns=K[:, without])
     restricted = master.solve()
     assert restricted.objective > full.objective + 1e-6
     assert master.violation(K.T @ restricted.pricing_weights).max() > 1e-6  # tau > 1: a column enters
 
 
-def test_free_lp_split_is_complementary(problem):
+@pytest.mark.parametrize("route", LP_ROUTES)
+def test_free_lp_split_is_complementary(problem, route):
     K, y, _ = problem
-    master = LPMaster(y, C, alpha_sign="free", intercept="free", columns=K)
+    master = route(y, C, alpha_sign="free", intercept="free", columns=K)
     solution = master.solve()
     u, v = master.alpha_parts()
     assert np.all(u >= 0) and np.all(v >= 0)
     assert np.max(u * v) <= 1e-12
-    np.testing.assert_array_equal(u - v, solution.alpha)
+    np.testing.assert_allclose(u - v, solution.alpha, atol=1e-15)
 
 
-def test_lp_resolve_is_warm(problem):
+@pytest.mark.parametrize("route", LP_ROUTES)
+def test_lp_resolve_is_warm(problem, route):
     K, y, _ = problem
-    master = LPMaster(y, C, columns=K[:, :60])
+    master = route(y, C, columns=K[:, :60])
     assert master.solve().iterations > 0
     assert master.solve().iterations == 0  # HiGHS kept the optimal basis
 
 
-def test_lp_failure_raises_or_records(problem):
+@pytest.mark.parametrize("route", LP_ROUTES)
+def test_lp_failure_raises_or_records(problem, route):
     K, y, _ = problem
     limited = {"simplex_iteration_limit": 0, "presolve": "off"}
     with pytest.raises(SolverError, match=r"status 'Iteration limit reached'.*50 data rows, 150 columns.*"
                                           r"not used\. Scale the inputs .*or lower C\.$"):
-        solve_lp(K, y, C, options=limited)
-    record = solve_lp(K, y, C, options=limited, on_failure="record")
+        route(y, C, columns=K, options=limited).solve()
+    record = route(y, C, columns=K, options=limited, on_failure="record").solve()
     assert not record.optimal and record.status == "Iteration limit reached"
     assert np.isnan(record.objective) and np.all(np.isnan(record.duals))
 
 
-def test_lp_rejects_bad_arguments(problem):
+@pytest.mark.parametrize("route", LP_ROUTES)
+def test_lp_rejects_bad_arguments(problem, route):
     K, y, _ = problem
     with pytest.raises(ValueError, match="no_such_option"):
-        LPMaster(y, C, options={"no_such_option": 1})
+        route(y, C, options={"no_such_option": 1})
     with pytest.raises(ValueError, match=r"labels in \{-1, \+1\}"):
-        LPMaster((y + 1) / 2, C)
+        route((y + 1) / 2, C)
     with pytest.raises(ValueError, match="on_failure='ignore'"):
-        LPMaster(y, C, on_failure="ignore")
+        route(y, C, on_failure="ignore")
     with pytest.raises(ValueError, match="C must be"):
-        LPMaster(y, 0.0)
+        route(y, 0.0)
     with pytest.raises(ValueError, match=r"shape \(50, k\)"):
-        LPMaster(y, C).add_columns(K[:10])
+        route(y, C).add_columns(K[:10])
 
 
 # ---------------------------------------------------------------- QP (Clarabel, OSQP)

@@ -229,7 +229,8 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
     penalty : {"l2", "l1"}, default="l2"
         2-norm QP (eq. 7, 11) or 1-norm LP (eq. 4; HiGHS).
     solver : {"auto", "dual_cd", "clarabel", "osqp", "libsvm"}, default="auto"
-        Backend of the 2-norm restricted masters (:func:`mkbench.masters.make_qp_master`),
+        For ``penalty="l1"``, HiGHS' route through the LP: "primal" ("auto"), or
+        "dual" (:class:`mkbench.masters.DualLPMaster`, faster). Otherwise the backend of the 2-norm restricted masters (:func:`mkbench.masters.make_qp_master`),
         with alpha >= 0 by an active set over the free-alpha duals. "dual_cd" runs
         liblinear's dual coordinate descent from the last master's duals, the free
         offset by the method of multipliers (Clarabel takes over a master where it

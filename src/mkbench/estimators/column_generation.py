@@ -17,7 +17,8 @@ same model:
 CGBoostClassifier(kernels, ...)         columns=kernels, the same penalty, positive, fit_intercept, solver
 CGEnsClassifier(learner, C)             columns=learner, penalty="l2", fit_intercept="regularized",
                                         solver="dual_cd", tol=1e-3
-LPBoostClassifier(learner, C)           columns=learner, penalty="l1", fit_intercept=False
+LPBoostClassifier(learner, C)           columns=learner, penalty="l1", fit_intercept=False (solver="auto"
+                                        is LPBoost's "dual")
 ======================================  ================================================================
 
 and it fits what none of them offers, e.g. the 2-norm CG-Boost master over stumps
@@ -109,9 +110,10 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         constant stump plays b).
     C : float, default=1.0
         Weight of the slacks.
-    solver : {"auto", "dual_cd", "clarabel", "osqp", "libsvm"}, default="auto"
+    solver : {"auto", "dual_cd", "clarabel", "osqp", "libsvm"} or, for the LP, {"auto", "dual", "primal"}, default="auto"
         Backend of the 2-norm master (:func:`mkbench.masters.make_hinge_master`);
-        the LP is HiGHS'.
+        for the LP, HiGHS' route, "auto" being "dual" (a column is a row of the
+        dual LP, eq. 5, re-solved warm by the dual simplex: several times faster).
     tol : float, default=1e-6
         A column enters while its dual violation exceeds ``tol``.
     max_iter : int, default=1000
@@ -198,10 +200,12 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
     def _binary_model(self) -> CGBoostClassifier | _LearnerColumns:
         if self.fit_intercept not in _INTERCEPTS:
             raise ValueError(f"fit_intercept must be True, False or 'regularized', got {self.fit_intercept!r}")
-        common = dict(C=self.C, tol=self.tol, max_iter=self.max_iter, time_limit=self.time_limit, verbose=self.verbose)
+        solver = "dual" if self.penalty == "l1" and self.solver == "auto" else self.solver  # the faster LP route
+        common = dict(C=self.C, tol=self.tol, max_iter=self.max_iter, time_limit=self.time_limit, verbose=self.verbose,
+                      solver=solver)
         if isinstance(self.columns, str) and self.columns in LEARNERS:
             return _LearnerColumns(
-                self.columns, penalty=self.penalty, intercept=_INTERCEPTS[self.fit_intercept], solver=self.solver,
+                self.columns, penalty=self.penalty, intercept=_INTERCEPTS[self.fit_intercept],
                 n_candidates=self.n_candidates, gamma=self.gamma, random_state=self.random_state, **common,
             )
         try:
@@ -209,7 +213,7 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         except UnknownNameError as error:
             raise UnknownNameError(f"{error}; or a weak-learner family: {', '.join(map(repr, LEARNERS))}") from None
         return CGBoostClassifier(
-            self.columns, penalty=self.penalty, solver=self.solver, positive=self.positive,
+            self.columns, penalty=self.penalty, positive=self.positive,
             fit_intercept=self.fit_intercept, strategy=self.strategy, **common,
         )
 

@@ -14,6 +14,8 @@ For the QPs, price only columns not yet in the master: a column in it has
 score_j = alpha_j (eq. 8), which is not a violation. For the LPs every column in
 the master satisfies its dual constraint, so a full scan is safe.
 
+The 1-norm LP has two routes, the primal (:class:`LPMaster`) and its dual
+(:class:`DualLPMaster`, where a column is a row and the dual simplex restarts warm).
 ``solve_lp`` / ``solve_qp`` solve the full master with all columns at once;
 ``make_hinge_master`` (:mod:`.hinge`) picks the master of a hinge problem from its
 penalty, sign, offset and backend.
@@ -27,6 +29,7 @@ Beside the masters named below: kernel ridge (MARK, :mod:`.ridge`), the SILP LP
 
 from ._solution import MasterSolution
 from .hinge import make_hinge_master
+from .lp_dual_highs import DualLPMaster
 from .lp_highs import LPMaster, solve_lp
 from .protocol import Master
 from .qp_libsvm import NonnegSVMDualMaster, SVMDualMaster, make_qp_master
@@ -34,4 +37,4 @@ from .qp_osqp import QPMaster, solve_qp
 from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster
 from .svm_cd_offset import FreeOffsetSVMCDMaster, NonnegFreeOffsetSVMCDMaster
 
-__all__ = ["FreeOffsetSVMCDMaster", "LPMaster", "LinearSVMCDMaster", "Master", "MasterSolution", "NonnegFreeOffsetSVMCDMaster", "NonnegLinearSVMCDMaster", "NonnegSVMDualMaster", "QPMaster", "SVMDualMaster", "make_hinge_master", "make_qp_master", "solve_lp", "solve_qp"]
+__all__ = ["DualLPMaster", "FreeOffsetSVMCDMaster", "LPMaster", "LinearSVMCDMaster", "Master", "MasterSolution", "NonnegFreeOffsetSVMCDMaster", "NonnegLinearSVMCDMaster", "NonnegSVMDualMaster", "QPMaster", "SVMDualMaster", "make_hinge_master", "make_qp_master", "solve_lp", "solve_qp"]

@@ -12,15 +12,17 @@ from __future__ import annotations
 import numpy as np
 
 from ._solution import check_choice
+from .lp_dual_highs import DualLPMaster
 from .lp_highs import LPMaster
 from .qp_libsvm import SVMDualMaster, make_qp_master
 from .qp_osqp import QPMaster
 from .svm_cd import LinearSVMCDMaster
 
-__all__ = ["PENALTIES", "SOLVERS", "make_hinge_master"]
+__all__ = ["LP_ROUTES", "PENALTIES", "SOLVERS", "make_hinge_master"]
 
 PENALTIES = ("l1", "l2")
 SOLVERS = ("auto", "dual_cd", "clarabel", "osqp", "libsvm")
+LP_ROUTES = ("auto", "dual", "primal")
 
 
 def make_hinge_master(
@@ -48,10 +50,12 @@ def make_hinge_master(
     intercept : {"free", "regularized", "none"}, default="free"
         A free offset b (cgboost §4.1, second case), b penalised like a constant
         column (first case; liblinear's), or none.
-    solver : {"auto", "dual_cd", "clarabel", "osqp", "libsvm"}, default="auto"
+    solver : {"auto", "dual_cd", "clarabel", "osqp", "libsvm"} or {"auto", "dual", "primal"}, default="auto"
         Backend of the 2-norm master (:func:`mkbench.masters.make_qp_master`);
-        "auto" is "dual_cd" unless there is no offset, then "clarabel". The LP
-        always goes to HiGHS, whatever ``solver`` says.
+        "auto" is "dual_cd" unless there is no offset, then "clarabel". For the
+        LP, HiGHS' route: "dual" (:class:`~mkbench.masters.DualLPMaster`, a column
+        is a row of the dual, eq. 5) or "primal" (:class:`~mkbench.masters.LPMaster`);
+        "auto" is "primal", which CG-Boost's and SSMK's committed results used.
     **options
         Passed to the master (e.g. ``tol`` of the dual masters).
 
@@ -61,9 +65,10 @@ def make_hinge_master(
         (or a subclass of these: the alpha >= 0 and free-offset variants).
     """
     check_choice("penalty", penalty, PENALTIES)
-    check_choice("solver", solver, SOLVERS)
     if penalty == "l1":
-        return LPMaster(y, C, alpha_sign=alpha_sign, intercept=intercept, **options)
+        route = DualLPMaster if check_choice("solver", solver, LP_ROUTES) == "dual" else LPMaster
+        return route(y, C, alpha_sign=alpha_sign, intercept=intercept, **options)
+    check_choice("solver", solver, SOLVERS)
     if solver == "auto":
         solver = "clarabel" if intercept == "none" else "dual_cd"
     return make_qp_master(y, C, alpha_sign=alpha_sign, intercept=intercept, solver=solver, **options)

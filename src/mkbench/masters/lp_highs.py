@@ -57,7 +57,65 @@ def _signed_pairs(M: np.ndarray) -> np.ndarray:
     return pairs
 
 
-class LPMaster:
+class _LPPricing:
+    """What the primal and the dual route of the master LP share: their options, pricing and alpha split."""
+
+    score_threshold = 1.0
+
+    def _check(self, y, C, alpha_sign, intercept, options, on_failure) -> highspy.Highs:
+        """Validate the common arguments; return a HiGHS instance with the options set."""
+        self.y = check_labels(y)
+        self.C = check_C(C)
+        self.alpha_sign = check_choice("alpha_sign", alpha_sign, ALPHA_SIGNS)
+        self.intercept = check_choice("intercept", intercept, INTERCEPTS)
+        self.on_failure = check_choice("on_failure", on_failure, ON_FAILURE)
+        self.n_columns = 0
+        self._parts: tuple[np.ndarray, np.ndarray] | None = None
+        highs = highspy.Highs()
+        for name, value in {**DEFAULT_OPTIONS, **(options or {})}.items():
+            if highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
+                raise ValueError(f"HiGHS rejected option {name}={value!r}")
+        return highs
+
+    @property
+    def n_rows(self) -> int:
+        return self.y.shape[0]
+
+    def _failure(self, status, iterations: int, seconds: float) -> MasterSolution:
+        return failure(
+            solver="HiGHS",
+            problem="LP",
+            status=self._highs.modelStatusToString(status),
+            n_rows=self.n_rows,
+            n_columns=self.n_columns,
+            n_constraints=self.n_rows,
+            iterations=iterations,
+            seconds=seconds,
+            on_failure=self.on_failure,
+        )
+
+    def alpha_parts(self) -> tuple[np.ndarray, np.ndarray]:
+        """The split alpha = u - v, u, v >= 0, of the last optimal solve (SSMK eq. 9).
+
+        At an optimal vertex u_j v_j = 0; v is 0 when ``alpha_sign == "nonneg"``.
+        """
+        if self._parts is None:
+            raise RuntimeError("the master LP has not been solved to optimality yet")
+        return self._parts
+
+    def violation(self, scores: np.ndarray) -> np.ndarray:
+        """Dual infeasibility of candidate columns with pricing ``scores``; <= 0 when none would enter.
+
+        score_j - 1 for alpha >= 0 (Theorem 3.1, eq. 6), |score_j| - 1 for free alpha (SSMK eq. 11).
+        """
+        return dual_violation(scores, free_sign=self.alpha_sign == "free", threshold=self.score_threshold)
+
+    def duality_gap(self, scores: np.ndarray) -> float:
+        """NaN: the papers give no closed-form gap for the LP at a dual-infeasible u."""
+        return float("nan")
+
+
+class LPMaster(_LPPricing):
     """Restricted master LP of LPBoost (cgboost eq. 4) or of SSMK (eq. 9).
 
     Parameters
@@ -90,8 +148,6 @@ class LPMaster:
     alpha) for every column (Theorem 3.1; SSMK Proposition 1).
     """
 
-    score_threshold = 1.0
-
     def __init__(
         self,
         y: np.ndarray,
@@ -103,17 +159,7 @@ class LPMaster:
         options: Mapping[str, object] | None = None,
         on_failure: str = "raise",
     ) -> None:
-        self.y = check_labels(y)
-        self.C = check_C(C)
-        self.alpha_sign = check_choice("alpha_sign", alpha_sign, ALPHA_SIGNS)
-        self.intercept = check_choice("intercept", intercept, INTERCEPTS)
-        self.on_failure = check_choice("on_failure", on_failure, ON_FAILURE)
-        self.n_columns = 0
-        self._parts: tuple[np.ndarray, np.ndarray] | None = None
-        self._highs = highspy.Highs()
-        for name, value in {**DEFAULT_OPTIONS, **(options or {})}.items():
-            if self._highs.setOptionValue(name, value) != highspy.HighsStatus.kOk:
-                raise ValueError(f"HiGHS rejected option {name}={value!r}")
+        self._highs = self._check(y, C, alpha_sign, intercept, options, on_failure)
         n = self.n_rows
         no_entries = np.zeros(n, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0)
         self._highs.addRows(n, np.ones(n), np.full(n, _INF), 0, *no_entries)
@@ -127,10 +173,6 @@ class LPMaster:
         self._n_fixed = self._highs.getNumCol()
         if columns is not None:
             self.add_columns(columns)
-
-    @property
-    def n_rows(self) -> int:
-        return self.y.shape[0]
 
     def _add(self, costs: np.ndarray, lower: float, A: np.ndarray | sp.spmatrix) -> None:
         """Append LP columns with the given costs, lower bound, no upper bound and constraint entries A."""
@@ -176,17 +218,7 @@ class LPMaster:
         info = self._highs.getInfo()
         iterations = int(info.simplex_iteration_count)
         if status != highspy.HighsModelStatus.kOptimal:
-            return failure(
-                solver="HiGHS",
-                problem="LP",
-                status=self._highs.modelStatusToString(status),
-                n_rows=self.n_rows,
-                n_columns=self.n_columns,
-                n_constraints=self.n_rows,
-                iterations=iterations,
-                seconds=seconds,
-                on_failure=self.on_failure,
-            )
+            return self._failure(status, iterations, seconds)
         solution = self._highs.getSolution()
         x = np.asarray(solution.col_value)
         duals = np.asarray(solution.row_dual)
@@ -208,26 +240,6 @@ class LPMaster:
             iterations=iterations,
             seconds=seconds,
         )
-
-    def alpha_parts(self) -> tuple[np.ndarray, np.ndarray]:
-        """The split alpha = u - v, u, v >= 0, of the last optimal solve (SSMK eq. 9).
-
-        At an optimal vertex u_j v_j = 0; v is 0 when ``alpha_sign == "nonneg"``.
-        """
-        if self._parts is None:
-            raise RuntimeError("the master LP has not been solved to optimality yet")
-        return self._parts
-
-    def violation(self, scores: np.ndarray) -> np.ndarray:
-        """Dual infeasibility of candidate columns with pricing ``scores``; <= 0 when none would enter.
-
-        score_j - 1 for alpha >= 0 (Theorem 3.1, eq. 6), |score_j| - 1 for free alpha (SSMK eq. 11).
-        """
-        return dual_violation(scores, free_sign=self.alpha_sign == "free", threshold=self.score_threshold)
-
-    def duality_gap(self, scores: np.ndarray) -> float:
-        """NaN: the papers give no closed-form gap for the LP at a dual-infeasible u."""
-        return float("nan")
 
 
 def solve_lp(K: np.ndarray, y: np.ndarray, C: float, **kwargs: object) -> MasterSolution:

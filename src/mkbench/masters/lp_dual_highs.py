@@ -1,0 +1,129 @@
+"""The 1-norm master LP solved through its dual (cgboost eq. 5; LPBoost as Demiriz et al. and the CGEns paper ran it).
+
+The dual of the restricted LP of :mod:`.lp_highs` is
+
+    max  sum_i u_i
+    s.t. sum_i y_i K_ij u_i <= 1        for every column j in the master (|.| <= 1 for free alpha)
+         sum_i y_i u_i = 0              with a free offset (|.| <= 1 with a penalised one)
+         0 <= u_i <= C,
+
+so a column generated is a *row* added to the dual. After ``Highs.addRow`` the
+last basis stays dual feasible, and HiGHS's dual simplex restarts from it; the
+primal route (:class:`.LPMaster`) instead adds a column, and HiGHS re-optimises
+from a basis that is primal feasible. Measured on LPBoost's own columns (stumps
+on MNIST odd/even, the same columns through both; ``benchmarks/lp_routes.py``),
+the dual route re-solves several times faster. HiGHS's row duals of this LP are
+the primal alpha_j (and b) exactly (tested against :class:`.LPMaster`); the slacks
+follow as xi_i = max(0, 1 - y_i f(x_i)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from time import perf_counter
+
+import highspy
+import numpy as np
+
+from ._solution import OPTIMAL, MasterSolution, as_column_block
+from .lp_highs import _LPPricing
+
+__all__ = ["DualLPMaster"]
+
+_INF = highspy.kHighsInf
+_NO_ENTRIES = (np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0))
+
+
+class DualLPMaster(_LPPricing):
+    """The restricted master LP of LPBoost (cgboost eq. 4) or SSMK (eq. 9), solved as its dual (eq. 5).
+
+    The same problem, parameters and :class:`~mkbench.masters.MasterSolution` as
+    :class:`mkbench.masters.LPMaster`; only the route differs (see the module notes).
+
+    Parameters
+    ----------
+    y, C, alpha_sign, intercept, columns, options, on_failure
+        As for :class:`mkbench.masters.LPMaster`.
+    """
+
+    def __init__(
+        self,
+        y: np.ndarray,
+        C: float,
+        *,
+        alpha_sign: str = "nonneg",
+        intercept: str = "none",
+        columns: np.ndarray | None = None,
+        options: Mapping[str, object] | None = None,
+        on_failure: str = "raise",
+    ) -> None:
+        self._highs = self._check(y, C, alpha_sign, intercept, options, on_failure)
+        n = self.n_rows
+        self._highs.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        self._highs.addCols(n, np.ones(n), np.zeros(n), np.full(n, self.C), 0, *_NO_ENTRIES)
+        self._index = np.arange(n, dtype=np.int32)
+        self._n_fixed = 0
+        if self.intercept != "none":
+            bound = 0.0 if self.intercept == "free" else 1.0
+            self._highs.addRow(-bound, bound, n, self._index, self.y)
+            self._n_fixed = 1
+        self._margins: list[np.ndarray] = []  # y * K_.j of every column, for the slacks
+        if columns is not None:
+            self.add_columns(columns)
+
+    def add_columns(self, K: np.ndarray) -> None:
+        """Add candidate columns K_.j as dual rows (their alpha_j start at 0; the basis is kept).
+
+        Parameters
+        ----------
+        K : array-like of shape (n_rows, k) or (n_rows,)
+            Kernel columns or weak-learner outputs.
+        """
+        K = as_column_block(K, self.n_rows)
+        lower = -1.0 if self.alpha_sign == "free" else -_INF
+        for M in (self.y[:, None] * K).T:
+            self._highs.addRow(lower, 1.0, self.n_rows, self._index, M)
+            self._margins.append(M)
+        self.n_columns += K.shape[1]
+
+    def solve(self) -> MasterSolution:
+        """Solve the restricted dual LP, warm from the last basis.
+
+        Returns
+        -------
+        MasterSolution
+            The primal solution (alpha and b are the dual LP's row duals).
+
+        Raises
+        ------
+        SolverError
+            If HiGHS does not report optimal and ``on_failure == "raise"``.
+        """
+        start = perf_counter()
+        self._highs.run()
+        seconds = perf_counter() - start
+        status = self._highs.getModelStatus()
+        info = self._highs.getInfo()
+        iterations = int(info.simplex_iteration_count)
+        if status != highspy.HighsModelStatus.kOptimal:
+            return self._failure(status, iterations, seconds)
+        solution = self._highs.getSolution()
+        u = np.asarray(solution.col_value)
+        row_duals = np.asarray(solution.row_dual)
+        alpha = row_duals[self._n_fixed :]
+        intercept = float(row_duals[0]) if self._n_fixed else 0.0
+        margins = self.y * intercept
+        if self._margins:
+            margins = margins + np.column_stack(self._margins) @ alpha
+        self._parts = (np.maximum(alpha, 0.0), np.maximum(-alpha, 0.0))
+        return MasterSolution(
+            alpha=alpha.copy(),
+            intercept=intercept,
+            xi=np.maximum(0.0, 1.0 - margins),
+            duals=u,
+            pricing_weights=self.y * u,
+            objective=float(info.objective_function_value),
+            status=OPTIMAL,
+            iterations=iterations,
+            seconds=seconds,
+        )
