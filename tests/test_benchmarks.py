@@ -26,7 +26,7 @@ sys.path.insert(0, str(BENCHMARKS))  # the scripts import their shared module as
 
 import _common  # noqa: E402
 
-ISSUES = {"pricing": 3, "fit_time": 20, "mark_scalability": 4, "mkl_speed": 6, "cgens_speed": 7}
+ISSUES = {"pricing": 3, "lp_routes": 20, "fit_time": 20, "mark_scalability": 4, "mkl_speed": 6, "cgens_speed": 7}
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:
@@ -94,6 +94,16 @@ def test_pricing(pricing_record):
     check_record(pricing_record, "pricing")
     assert pricing_record["ratios"][0]["goal"] == ">= 0.5"
     assert pricing_record["timings"]["full_gram_bytes"] == 3 * 1000**2 * 8
+
+
+def test_lp_routes(tmp_path):
+    record = run_quick("lp_routes", tmp_path)
+    check_record(record, "lp_routes")
+    routes = list(record["timings"]["seconds"])
+    assert len(routes) == 5 and routes[0].startswith("primal, HiGHS simplex (LPMaster's default)")
+    assert [r["goal"] for r in record["ratios"]] == [">= 0.83"] * 4  # LPMaster's route vs each other route
+    for r, route in zip(record["ratios"], routes[1:]):
+        assert r["value"] == pytest.approx(record["timings"]["seconds"][route] / record["timings"]["seconds"][routes[0]])
 
 
 @pytest.mark.mirror
