@@ -176,6 +176,22 @@ def test_staged_search_equals_separate_fits_per_setting():
     np.testing.assert_array_equal(search.predict(X), search.best_estimator_.predict(X))
 
 
+def test_staged_search_takes_an_estimator_object_as_grid_search_does():
+    """StagedSearchCV(CGEnsClassifier("perceptron", ...)) searches a clone of that object: the same search as the name."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] ** 2 + X[:, 1] > 0.5, 1, 0)
+    options = dict(param_grid={"C": [0.1, 1.0]}, n_iters=[3, 8], cv=3)
+    template = CGEnsClassifier("perceptron", n_candidates=50, random_state=0)
+    by_object = StagedSearchCV(template, **options).fit(X, y)
+    by_name = StagedSearchCV("cgens", params={"learner": "perceptron", "n_candidates": 50, "random_state": 0},
+                             **options).fit(X, y)
+    np.testing.assert_array_equal(by_object.cv_errors_, by_name.cv_errors_)
+    assert by_object.best_params_ == by_name.best_params_
+    assert by_object.best_estimator_ is not template and not hasattr(template, "coef_")  # cloned, never fitted
+    np.testing.assert_array_equal(by_object.predict(X), by_name.predict(X))
+
+
 def test_staged_search_counts_rounds_for_adaboost():
     X, y = load_iris(return_X_y=True)
     search = StagedSearchCV("adaboost-mh", n_iters=[2, 10], cv=3).fit(X, y)

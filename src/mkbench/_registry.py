@@ -8,7 +8,11 @@ lazily loaded estimators), the workflow's methods
 
 from __future__ import annotations
 
-__all__ = ["EXPORTED", "METHODS"]
+import importlib
+
+from .exceptions import UnknownNameError
+
+__all__ = ["EXPORTED", "METHODS", "estimator_class"]
 
 METHODS: dict[str, str] = {
     "svr": "mkbench.estimators:SelectedSVR",
@@ -41,3 +45,18 @@ EXPORTED: dict[str, str] = {
     **{path.split(":")[1]: path.split(":")[0] for path in METHODS.values() if path.startswith("mkbench.")},
     "KernelColumnRidge": "mkbench.estimators",
 }
+
+
+def estimator_class(name: str) -> type:
+    """The estimator class registered under ``name``, imported now.
+
+    Raises
+    ------
+    UnknownNameError
+        If ``name`` is not registered; the message lists the known names.
+    """
+    try:
+        module, attr = METHODS[name].split(":")
+    except KeyError:
+        raise UnknownNameError(f"unknown method {name!r}; known methods: {', '.join(sorted(METHODS))}") from None
+    return getattr(importlib.import_module(module), attr)

@@ -3,8 +3,9 @@
 :class:`StagedSearchCV` is the model selection of §VI-A: C and the iteration
 count by 5-fold cross-validation, from one fit per fold via ``staged_predict``;
 optionally at the bandwidth of a cross-validated RBF SVM (CGEns with Fourier
-learners, Table II). It builds the method it searches from the workflow's
-registry (:mod:`mkbench.harness.methods`), imported when it fits.
+learners, Table II). It searches an estimator object, as scikit-learn's
+``GridSearchCV`` does, or a method named in the estimator registry
+(:mod:`mkbench._registry`).
 """
 
 from __future__ import annotations
@@ -12,11 +13,13 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import ParameterGrid, StratifiedKFold
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._registry import estimator_class
 
 __all__ = ["StagedSearchCV"]
 
@@ -32,8 +35,11 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    method : str, default="cgens"
-        A registered method (:data:`mkbench.harness.methods.METHODS`) with ``staged_predict``.
+    method : estimator or str, default="cgens"
+        The estimator to search (cloned for every fit; e.g.
+        ``CGEnsClassifier("fourier")``), or a registered method name
+        (:data:`mkbench._registry.METHODS`), with ``staged_predict`` unless
+        ``n_iters`` is None.
     params : dict, default=None
         Fixed parameters of the method.
     param_grid : dict, default=None
@@ -114,8 +120,6 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        from ..harness.methods import make_method  # the registry imports estimators lazily; so does this
-
         n_iters = None if self.n_iters is None else sorted(int(t) for t in self.n_iters)
         if n_iters is not None and (not n_iters or n_iters[0] < 1):
             raise ValueError(f"n_iters must be None or a non-empty list of integers >= 1, got {self.n_iters!r}")
@@ -124,7 +128,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         params = dict(self.params or {})
         bandwidth = {} if self.svc_bandwidth_grid is None else {"gamma": self._svc_bandwidth(X, y)}
         params.update(bandwidth)
-        counter = "n_estimators" if "n_estimators" in make_method(self.method).get_params() else "max_iter"
+        counter = "n_estimators" if "n_estimators" in self._make({}).get_params() else "max_iter"
         counts = {} if n_iters is None else {counter: n_iters[-1]}
         grid = list(ParameterGrid(self.param_grid or {}))
         errors = np.zeros((len(grid), 1 if n_iters is None else len(n_iters)))
@@ -133,7 +137,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
             warnings.simplefilter("ignore", ConvergenceWarning)  # a count below convergence is the point
             for train, test in folds:
                 for g, point in enumerate(grid):
-                    model = make_method(self.method, {**params, **point, **counts})
+                    model = self._make({**params, **point, **counts})
                     model.fit(X[train], y[train], **fit_params)
                     if n_iters is None:
                         errors[g, 0] += np.mean(model.predict(X[test]) != y[test]) / self.cv
@@ -144,11 +148,17 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
                         errors[g, k] += np.mean(staged[min(t, len(staged)) - 1] != y[test]) / self.cv
             g, k = np.unravel_index(np.argmin(errors), errors.shape)
             self.best_params_ = {**bandwidth, **grid[g], **({} if n_iters is None else {counter: n_iters[k]})}
-            self.best_estimator_ = make_method(self.method, {**params, **self.best_params_})
+            self.best_estimator_ = self._make({**params, **self.best_params_})
             self.best_estimator_.fit(X, y, **fit_params)
         self.cv_errors_ = errors
         self.classes_ = self.best_estimator_.classes_
         return self
+
+    def _make(self, params: dict) -> BaseEstimator:
+        """A fresh, unfitted copy of the searched estimator with ``params`` set."""
+        if isinstance(self.method, str):
+            return estimator_class(self.method)(**params)
+        return clone(self.method).set_params(**params)
 
     def _svc_bandwidth(self, X: np.ndarray, y: np.ndarray) -> float:
         """The gamma of the RBF SVM cross-validated over ``svc_bandwidth_grid`` on this search's folds."""

@@ -8,32 +8,27 @@ registered in :mod:`mkbench._registry`, and ``import mkbench`` offers it too.
 from __future__ import annotations
 
 import functools
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from sklearn.base import BaseEstimator
 
-from .._registry import METHODS
-from ..exceptions import ConfigError, UnknownNameError
+from .._registry import METHODS, estimator_class
+from ..exceptions import ConfigError
+
+__all__ = ["METHODS", "make_method", "method_class", "method_parameters", "parameter_problems", "wrapped_parameters"]
 
 
 
 def method_class(name: str) -> type[BaseEstimator]:
-    """Return the estimator class registered under ``name``.
+    """Return the estimator class registered under ``name`` (:func:`mkbench._registry.estimator_class`).
 
     Raises
     ------
     UnknownNameError
         If ``name`` is not registered; the message lists the known names.
     """
-    try:
-        module, attr = METHODS[name].split(":")
-    except KeyError:
-        raise UnknownNameError(
-            f"unknown method {name!r}; known methods: {', '.join(sorted(METHODS))}"
-        ) from None
-    return getattr(importlib.import_module(module), attr)
+    return estimator_class(name)
 
 
 @functools.cache
