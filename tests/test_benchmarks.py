@@ -100,8 +100,8 @@ def test_lp_routes(tmp_path):
     record = run_quick("lp_routes", tmp_path)
     check_record(record, "lp_routes")
     routes = list(record["timings"]["seconds"])
-    assert len(routes) == 5 and routes[0].startswith("primal, HiGHS simplex (LPMaster's default)")
-    assert [r["goal"] for r in record["ratios"]] == [">= 0.83"] * 4  # LPMaster's route vs each other route
+    assert len(routes) == 5 and routes[0].startswith("dual, dual simplex, warm (DualLPMaster: LPBoost's default)")
+    assert [r["goal"] for r in record["ratios"]] == [">= 0.83"] * 4  # LPBoost's route vs each other route
     for r, route in zip(record["ratios"], routes[1:]):
         assert r["value"] == pytest.approx(record["timings"]["seconds"][route] / record["timings"]["seconds"][routes[0]])
 
