@@ -20,7 +20,6 @@ follow as xi_i = max(0, 1 - y_i f(x_i)).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from time import perf_counter
 
 import highspy
 import numpy as np
@@ -86,28 +85,8 @@ class DualLPMaster(_LPPricing):
             self._margins.append(M)
         self.n_columns += K.shape[1]
 
-    def solve(self) -> MasterSolution:
-        """Solve the restricted dual LP, warm from the last basis.
-
-        Returns
-        -------
-        MasterSolution
-            The primal solution (alpha and b are the dual LP's row duals).
-
-        Raises
-        ------
-        SolverError
-            If HiGHS does not report optimal and ``on_failure == "raise"``.
-        """
-        start = perf_counter()
-        self._highs.run()
-        seconds = perf_counter() - start
-        status = self._highs.getModelStatus()
-        info = self._highs.getInfo()
-        iterations = int(info.simplex_iteration_count)
-        if status != highspy.HighsModelStatus.kOptimal:
-            return self._failure(status, iterations, seconds)
-        solution = self._highs.getSolution()
+    def _read(self, solution, objective: float, iterations: int, seconds: float) -> MasterSolution:
+        """The primal solution from the dual LP's: alpha and b are its row duals, u its columns."""
         u = np.asarray(solution.col_value)
         row_duals = np.asarray(solution.row_dual)
         alpha = row_duals[self._n_fixed :]
@@ -122,7 +101,7 @@ class DualLPMaster(_LPPricing):
             xi=np.maximum(0.0, 1.0 - margins),
             duals=u,
             pricing_weights=self.y * u,
-            objective=float(info.objective_function_value),
+            objective=objective,
             status=OPTIMAL,
             iterations=iterations,
             seconds=seconds,

@@ -94,6 +94,29 @@ class _LPPricing:
             on_failure=self.on_failure,
         )
 
+    def solve(self) -> MasterSolution:
+        """Solve the restricted LP, warm from the last basis.
+
+        Returns
+        -------
+        MasterSolution
+
+        Raises
+        ------
+        SolverError
+            If HiGHS does not report optimal and ``on_failure == "raise"``.
+        """
+        start = perf_counter()
+        self._highs.run()
+        seconds = perf_counter() - start
+        status = self._highs.getModelStatus()
+        info = self._highs.getInfo()
+        iterations = int(info.simplex_iteration_count)
+        if status != highspy.HighsModelStatus.kOptimal:
+            return self._failure(status, iterations, seconds)
+        solution = self._highs.getSolution()
+        return self._read(solution, float(info.objective_function_value), iterations, seconds)
+
     def alpha_parts(self) -> tuple[np.ndarray, np.ndarray]:
         """The split alpha = u - v, u, v >= 0, of the last optimal solve (SSMK eq. 9).
 
@@ -199,27 +222,8 @@ class LPMaster(_LPPricing):
         self._add(np.ones(M.shape[1]), 0.0, M)
         self.n_columns += K.shape[1]
 
-    def solve(self) -> MasterSolution:
-        """Solve the restricted LP, warm from the last basis.
-
-        Returns
-        -------
-        MasterSolution
-
-        Raises
-        ------
-        SolverError
-            If HiGHS does not report optimal and ``on_failure == "raise"``.
-        """
-        start = perf_counter()
-        self._highs.run()
-        seconds = perf_counter() - start
-        status = self._highs.getModelStatus()
-        info = self._highs.getInfo()
-        iterations = int(info.simplex_iteration_count)
-        if status != highspy.HighsModelStatus.kOptimal:
-            return self._failure(status, iterations, seconds)
-        solution = self._highs.getSolution()
+    def _read(self, solution, objective: float, iterations: int, seconds: float) -> MasterSolution:
+        """The primal solution from HiGHS's: alpha, b and xi are columns, u the row duals."""
         x = np.asarray(solution.col_value)
         duals = np.asarray(solution.row_dual)
         n = self.n_rows
@@ -235,7 +239,7 @@ class LPMaster(_LPPricing):
             xi=x[:n],
             duals=duals,
             pricing_weights=self.y * duals,
-            objective=float(info.objective_function_value),
+            objective=objective,
             status=OPTIMAL,
             iterations=iterations,
             seconds=seconds,
