@@ -26,7 +26,7 @@ sys.path.insert(0, str(BENCHMARKS))  # the scripts import their shared module as
 
 import _common  # noqa: E402
 
-ISSUES = {"pricing": 3, "lp_routes": 20, "fit_time": 20, "mark_scalability": 4, "mkl_speed": 6, "cgens_speed": 7}
+ISSUES = {"pricing": 3, "lp_routes": 20, "mkl_peers": 22, "fit_time": 20, "mark_scalability": 4, "mkl_speed": 6, "cgens_speed": 7}
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:
@@ -104,6 +104,18 @@ def test_lp_routes(tmp_path):
     assert [r["goal"] for r in record["ratios"]] == [">= 0.83"] * 4  # LPBoost's route vs each other route
     for r, route in zip(record["ratios"], routes[1:]):
         assert r["value"] == pytest.approx(record["timings"]["seconds"][route] / record["timings"]["seconds"][routes[0]])
+
+
+def test_mkl_peers(tmp_path):
+    pytest.importorskip("MKLpy", reason="the optional peer: pip install -e '.[peers]'")
+    record = run_quick("mkl_peers", tmp_path)
+    check_record(record, "mkl_peers")
+    results = record["timings"]["results"]["random"]
+    assert set(results) == {"SILP", "SimpleMKL", "EasyMKL", "GRAM", "AverageMKL"}
+    assert len(record["ratios"]) == 2 * 3 and all(r["goal"] is None for r in record["ratios"])
+    for r in record["ratios"]:
+        ours, peer = r["ours"]["label"], r["peer"]["label"]
+        assert r["value"] == pytest.approx(results[ours]["seconds"] / results[peer]["seconds"])
 
 
 @pytest.mark.mirror

@@ -13,6 +13,8 @@ BENCHMARKS = {
     "pricing": ("", 10, 4000),  # random arrays, no data set
     # LPBoost's LP through five HiGHS routes, the same 60 columns at n = 10^4
     "lp_routes": (BENCH_MIRROR, 30, 4000),
+    # the MKL peers (MKLpy: pip install -e '.[peers]'), same kernels and splits as ours
+    "mkl_peers": (BENCH_MIRROR, 60, 4000),
     # the defaults to the optimum on raw and centred pixels; Clarabel beside them, capped at 300 s
     "fit_time": (f"{BENCH_MIRROR} --time-limit 300", 30, 4000),
     "mark_scalability": (BENCH_MIRROR, 30, 6000),
