@@ -28,6 +28,11 @@ at n = 10^4 and (bottom) against n at 100 iterations; CGEns was 15x faster at
   default) against libsvm from scratch, ``--iterations-at-sizes`` stumps on the
   first ``--sizes`` rows, no goal.
 
+LPBoost's LP goes the route LPBoost takes by default, its dual (eq. 5) re-solved warm
+by HiGHS's dual simplex (:class:`mkbench.masters.DualLPMaster`), the fastest of the
+routes timed in ``benchmarks/lp_routes.py``; before 2026-11-25 it went the primal,
+23x slower per re-solve at n = 10^4, and LPBoost then stopped at the time limit.
+
 Both ensembles stop after exactly k learners with ``max_iter=k, tol=0`` (no
 learner then has a score <= tol; a fit that reaches its optimum earlier says
 so in the record). Every fit stops at ``--time-limit`` seconds (default: none):
@@ -262,6 +267,8 @@ def main() -> None:
             f"sizes below the paper's (n = {PAPER['n_iterations_run']} for the iteration run, n up to "
             f"{PAPER['largest_n']}): measured n = {n} and n up to {args.sizes[-1]}; the AdaBoost comparison uses "
             "the same n")
+    record.notes.append("LPBoost's LP by its default route, the dual (DualLPMaster: a learner is a row, the dual "
+                        "simplex restarts warm), the fastest of benchmarks/lp_routes.py")
     draw_figure2(Path(args.figure), {name: run["curve"] for name, run in runs.items()}, n, args.sizes, by_size,
                  args.iterations_at_sizes, stopped)
     print(f"figure: {Path(args.figure).with_suffix('.png')} (+ .pdf)")

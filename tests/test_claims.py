@@ -10,7 +10,7 @@ import yaml
 
 from mkbench.exceptions import ConfigError
 from mkbench.harness.claim_checks import Comparison, MissingRecords, run_check
-from mkbench.harness.claims import Claim, item_status, judge, load_claims
+from mkbench.harness.claims import Claim, item_status, judge, load_claims, rebuild_command
 from mkbench.harness.config import load_config
 from mkbench.harness.catalogue import load_catalogue
 from mkbench.harness.reproduction import build_reproduction
@@ -272,3 +272,15 @@ def test_trend_is_spearman_rho_of_the_size_of_the_difference_along_the_last_grou
     _summary(tmp_path, "exp", [{**r, "test_error": r["test_error"] * (1 + r["n_train"] / 100)} if r["method"] == "theirs"
                                else r for r in rows])  # the difference now grows with l
     assert judge(_claim(check), tmp_path).verdict == "contradicted"
+
+
+def test_a_bench_claim_rebuilds_without_the_machines_mirror(tmp_path):
+    """The recorded command loses its --mirror DIR (the environment's mirror serves on another machine)."""
+    bench = tmp_path / "results" / "bench"
+    bench.mkdir(parents=True)
+    command = "python benchmarks/x.py --mirror '/data/my mirror' --sizes 1 2 --json results/bench/x.json"
+    (bench / "x.json").write_text(json.dumps({"command": command}))
+    claim = type("C", (), {"check": {"source": "bench", "bench": "x"}})()
+    assert rebuild_command(claim, tmp_path) == "python benchmarks/x.py --sizes 1 2 --json results/bench/x.json"
+    claim.check["bench"] = "missing"
+    assert rebuild_command(claim, tmp_path) == "snakemake bench --cores 1"

@@ -24,6 +24,7 @@ that carry it: a figure with claims is judged by them instead of being "drawn".
 from __future__ import annotations
 
 import json
+import shlex
 import os
 from collections import Counter
 from dataclasses import dataclass
@@ -204,10 +205,17 @@ def rebuild_command(claim: Claim, root: str | os.PathLike = ".") -> str:
         path = Path(root) / "results" / "bench" / f"{check['bench']}.json"
         if path.exists():
             with open(path, encoding="utf-8") as fh:
-                return json.load(fh).get("command", "snakemake bench --cores 1")
+                return _portable(json.load(fh).get("command", "snakemake bench --cores 1"))
         return "snakemake bench --cores 1"
     experiments = check["experiment"] if isinstance(check["experiment"], list) else [check["experiment"]]
     return "snakemake --cores 8 " + " ".join(f"results/summary/{name}.csv" for name in experiments)
+
+
+def _portable(command: str) -> str:
+    """A recorded command without its machine's data mirror (``--mirror DIR``; $MKBENCH_DATA_MIRROR serves instead)."""
+    words = shlex.split(command)
+    kept = [w for i, w in enumerate(words) if w != "--mirror" and (i == 0 or words[i - 1] != "--mirror")]
+    return shlex.join(kept)
 
 
 def item_status(claims: list[Claim], verdicts: list[Verdict]) -> dict[tuple[str, str], str]:
