@@ -75,7 +75,7 @@ class _CGBoost(BaseEstimator):
         self._set_model(X, result.solution, entered + result.choices)
         if entered:  # alpha_j = score_j (eq. 8): a column CG would not have generated at this tol is 0
             self.coef_[np.abs(self.coef_) <= self.tol] = 0.0
-        self.n_iter_ = result.n_iter
+        self.n_iter_ = len(entered) + result.n_iter
         self.status_ = result.status
         self.history_ = result.history
         self.n_kernel_columns_computed_ = columns.n_computed
@@ -170,7 +170,7 @@ _COMMON_DOC = """
     strategy : {"stratified", "full", "all"}, default="stratified"
         Stratified column generation (§5), a full scan at every iteration, or
         "all": every column of the library enters the master at once and the
-        full master is solved directly (no column generated, ``n_iter_`` = 0),
+        full master is solved directly (``n_iter_`` = P * n, no pricing),
         the optimum column generation reaches (Theorem 3.1, Remark 4.1). For the
         dense models of free alpha (every alpha_j = score_j, eq. 8), where column
         generation would add the P * n columns one master solve at a time; there
@@ -208,7 +208,8 @@ _COMMON_DOC = """
     kernels_ : tuple of Kernel
         The library with data-dependent widths resolved.
     n_iter_ : int
-        Columns generated.
+        Columns that entered the master: generated one per iteration, or all P * n
+        with ``strategy="all"``.
     status_ : {"optimal", "gap_tol", "max_iter", "time_limit"}
     history_ : list of dict
         Per iteration: objective, max violation, duality gap (Prop. 4.1, full scans

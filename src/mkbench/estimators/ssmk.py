@@ -28,7 +28,7 @@ from ..masters import LPMaster
 from ..oracles import KernelOracle
 from ._binary import BinaryClassifierMixin, binary_targets
 from ._convergence import warn_unless_optimal
-from .cgboost import _CGBoost
+from .cgboost import _CGBoost, _enter_all
 
 __all__ = ["SOLVES", "LP9Fit", "SSMKClassifier", "solve_lp9"]
 
@@ -97,13 +97,9 @@ def solve_lp9(
         raise ValueError(f"solve={solve!r} is not one of {', '.join(map(repr, SOLVES))}")
     master = LPMaster(y, C, alpha_sign="free", intercept="free")  # K_0 = e: b is in every restricted LP
     oracle = KernelOracle(columns, strategy="full")  # eq. 11 over every column not yet in the LP
-    initial: list[tuple[int, int]] = []
-    if solve == "full":
-        centres = np.arange(columns.n_centres)
-        initial = [(p, int(j)) for p in range(columns.n_kernels) for j in centres]
-        master.add_columns(np.hstack([columns.block(p, centres) for p in range(columns.n_kernels)]))
-        for choice in initial:
-            oracle.add(choice)
+    initial = _enter_all(columns, master) if solve == "full" else []
+    for choice in initial:
+        oracle.add(choice)
 
     def size(solution, choices):
         return {
@@ -168,11 +164,14 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
     n_labeled_, n_unlabeled_ : int
         l and l_u.
     n_iter_ : int
-        Iterations t of Algorithm 1, i.e. restricted LPs solved: the columns
-        generated plus 1 (the paper's "34 CG iterations"); 1 for ``solve="full"``.
+        Columns that entered LP (9), as every column-generation estimator counts
+        them: one per iteration of Algorithm 1; all P * (l + l_u) for ``solve="full"``.
+    n_lps_ : int
+        Restricted LPs solved, the iterations t of Algorithm 1 (the paper's "34 CG
+        iterations"): the columns generated + 1; 1 for ``solve="full"``.
     status_ : {"optimal", "max_iter", "time_limit"}
     history_ : list of dict
-        One row per restricted LP solved (n_iter_ rows): objective of LP (9),
+        One row per restricted LP solved (n_lps_ rows): objective of LP (9),
         ``max_violation`` = tau - 1 over the columns not in the LP, the restricted
         LP size ``problem_rows`` x ``problem_columns`` (kernel columns + e),
         columns per kernel, seconds.
@@ -266,7 +265,8 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         ]
         self.centres_ = centres[centre_idx]
         self._kernel_idx = kernel_idx
-        self.n_iter_ = len(fit.result.history)
+        self.n_iter_ = len(fit.columns)
+        self.n_lps_ = len(fit.result.history)
         self.status_ = fit.result.status
         self.history_ = fit.result.history
 
