@@ -55,10 +55,9 @@ class _CGBoost(BaseEstimator):
         if X.shape[0] < 2:
             raise ValueError(f"{type(self).__name__} needs at least 2 samples to learn from, got 1 sample")
         columns = KernelColumns(X, self._library(), memory_budget=self.memory_budget)
-        entered = _enter_all(columns, master) if self.strategy == "all" else []
-        oracle = KernelOracle(columns, strategy="full" if entered else self.strategy, priority=self.priority)
-        for choice in entered:
-            oracle.add(choice)
+        oracle = KernelOracle(columns, strategy="full" if self.strategy == "all" else self.strategy,
+                              priority=self.priority)
+        entered = _enter_all(columns, master, oracle) if self.strategy == "all" else []
         self.kernels_ = columns.kernels
 
         def monitor(solution, choices):  # the current model, fitted for the user's callback
@@ -136,12 +135,15 @@ class _CGBoost(BaseEstimator):
         return f
 
 
-def _enter_all(columns: KernelColumns, master) -> list[tuple[int, int]]:
-    """Put every column of the library into ``master`` (``strategy="all"``); the choices, in master order."""
+def _enter_all(columns: KernelColumns, master, oracle: KernelOracle) -> list[tuple[int, int]]:
+    """Put every column of the library into ``master`` and mark it in ``oracle``; the choices, in master order."""
     centres = np.arange(columns.n_centres)
     for p in range(columns.n_kernels):
         master.add_columns(columns.block(p, centres))
-    return [(p, int(j)) for p in range(columns.n_kernels) for j in centres]
+    entered = [(p, int(j)) for p in range(columns.n_kernels) for j in centres]
+    for choice in entered:
+        oracle.add(choice)
+    return entered
 
 
 def _parts(kernel: Kernel) -> tuple[Kernel, ...]:
@@ -229,9 +231,10 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
     ----------
     penalty : {"l2", "l1"}, default="l2"
         2-norm QP (eq. 7, 11) or 1-norm LP (eq. 4; HiGHS).
-    solver : {"auto", "dual_cd", "clarabel", "osqp", "libsvm"}, default="auto"
-        For ``penalty="l1"``, HiGHS' route through the LP: "primal" ("auto"), or
-        "dual" (:class:`mkbench.masters.DualLPMaster`, faster). Otherwise the backend of the 2-norm restricted masters (:func:`mkbench.masters.make_qp_master`),
+    solver : {"auto", "dual_cd", "clarabel", "osqp", "libsvm"} or, for the LP, {"auto", "primal", "dual"}, default="auto"
+        For ``penalty="l1"``, HiGHS' route through the LP: "primal" ("auto") or
+        "dual" (:class:`mkbench.masters.DualLPMaster`, faster). Otherwise the
+        backend of the 2-norm restricted masters (:func:`mkbench.masters.make_qp_master`),
         with alpha >= 0 by an active set over the free-alpha duals. "dual_cd" runs
         liblinear's dual coordinate descent from the last master's duals, the free
         offset by the method of multipliers (Clarabel takes over a master where it

@@ -97,9 +97,7 @@ def solve_lp9(
         raise ValueError(f"solve={solve!r} is not one of {', '.join(map(repr, SOLVES))}")
     master = LPMaster(y, C, alpha_sign="free", intercept="free")  # K_0 = e: b is in every restricted LP
     oracle = KernelOracle(columns, strategy="full")  # eq. 11 over every column not yet in the LP
-    initial = _enter_all(columns, master) if solve == "full" else []
-    for choice in initial:
-        oracle.add(choice)
+    initial = _enter_all(columns, master, oracle) if solve == "full" else []
 
     def size(solution, choices):
         return {

@@ -13,8 +13,8 @@ primal route (:class:`.LPMaster`) instead adds a column, and HiGHS re-optimises
 from a basis that is primal feasible. Measured on LPBoost's own columns (stumps
 on MNIST odd/even, the same columns through both; ``benchmarks/lp_routes.py``),
 the dual route re-solves several times faster. HiGHS's row duals of this LP are
-the primal alpha_j (and b) exactly (tested against :class:`.LPMaster`); the slacks
-follow as xi_i = max(0, 1 - y_i f(x_i)).
+the primal alpha_j (and b) exactly (tested against :class:`.LPMaster`), and the
+reduced costs of u give the slacks.
 """
 
 from __future__ import annotations
@@ -66,7 +66,6 @@ class DualLPMaster(_LPPricing):
             bound = 0.0 if self.intercept == "free" else 1.0
             self._highs.addRow(-bound, bound, n, self._index, self.y)
             self._n_fixed = 1
-        self._margins: list[np.ndarray] = []  # y * K_.j of every column, for the slacks
         if columns is not None:
             self.add_columns(columns)
 
@@ -82,23 +81,22 @@ class DualLPMaster(_LPPricing):
         lower = -1.0 if self.alpha_sign == "free" else -_INF
         for M in (self.y[:, None] * K).T:
             self._highs.addRow(lower, 1.0, self.n_rows, self._index, M)
-            self._margins.append(M)
         self.n_columns += K.shape[1]
 
     def _read(self, solution, objective: float, iterations: int, seconds: float) -> MasterSolution:
-        """The primal solution from the dual LP's: alpha and b are its row duals, u its columns."""
+        """The primal solution from the dual LP's: alpha and b are its row duals, u its columns.
+
+        The reduced cost of u_i is 1 - y_i f(x_i), so xi_i = max(0, reduced cost).
+        """
         u = np.asarray(solution.col_value)
         row_duals = np.asarray(solution.row_dual)
         alpha = row_duals[self._n_fixed :]
         intercept = float(row_duals[0]) if self._n_fixed else 0.0
-        margins = self.y * intercept
-        if self._margins:
-            margins = margins + np.column_stack(self._margins) @ alpha
         self._parts = (np.maximum(alpha, 0.0), np.maximum(-alpha, 0.0))
         return MasterSolution(
             alpha=alpha.copy(),
             intercept=intercept,
-            xi=np.maximum(0.0, 1.0 - margins),
+            xi=np.maximum(0.0, np.asarray(solution.col_dual)),
             duals=u,
             pricing_weights=self.y * u,
             objective=objective,
