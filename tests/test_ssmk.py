@@ -62,7 +62,8 @@ def test_column_generation_reaches_the_full_lp9(data, semi_supervised):
     assert model.status_ == "optimal"
     assert model.history_[-1]["objective"] == pytest.approx(expected, rel=1e-6)
     assert _objective_of(model, X, signed) == pytest.approx(expected, rel=1e-6)
-    assert model.n_iter_ - 1 < K.shape[1]  # sparse: far fewer columns generated than the 2 (l + l_u) candidates
+    assert model.n_iter_ < K.shape[1]  # sparse: far fewer columns generated than the 2 (l + l_u) candidates
+    assert model.n_lps_ == model.n_iter_ + 1 == len(model.history_)  # Algorithm 1: K_0 = e, one column per LP
     # Proposition 1 at termination: beta is feasible for the full dual (10) and its value equals the primal's
     beta = model.dual_coef_
     scores = K.T @ (signed * beta)
@@ -81,11 +82,12 @@ def test_full_route_and_cg_give_the_same_objective(data):
         n_candidates = 2 * (len(X) + (0 if X_u is None else len(X_u)))
         assert full.history_[-1]["objective"] == pytest.approx(cg.history_[-1]["objective"], rel=1e-6)
         assert _objective_of(full, X, signed) == pytest.approx(_objective_of(cg, X, signed), rel=1e-6)
-        assert full.n_iter_ == 1 and len(full.coef_) == n_candidates
+        assert full.n_lps_ == 1 and full.n_iter_ == len(full.coef_) == n_candidates  # every column entered
         assert [(r["problem_rows"], r["problem_columns"]) for r in full.history_] == [(40, n_candidates + 1)]
         # Algorithm 1: K_0 = e, then one column per iteration
         sizes = [(r["problem_rows"], r["problem_columns"]) for r in cg.history_]
-        assert sizes == [(40, t) for t in range(1, cg.n_iter_ + 1)]  # iteration t solves an l x t LP
+        assert sizes == [(40, t) for t in range(1, cg.n_lps_ + 1)]  # iteration t solves an l x t LP
+        assert cg.n_iter_ == len(cg.coef_) == cg.n_lps_ - 1
 
 
 @pytest.mark.parametrize("solve", ["cg", "full"])
@@ -124,7 +126,7 @@ def test_max_iter_stops_with_a_warning(data):
     X, labels, X_unlabeled = data
     with pytest.warns(ConvergenceWarning, match=r"stopped \(max_iter\) after 2 columns"):
         model = SSMKClassifier(max_iter=2).fit(X, labels, X_unlabeled)
-    assert (model.status_, model.n_iter_, len(model.coef_)) == ("max_iter", 3, 2)
+    assert (model.status_, model.n_iter_, model.n_lps_, len(model.coef_)) == ("max_iter", 2, 3, 2)
 
 
 def test_bad_inputs_have_clear_messages(data):
@@ -156,7 +158,7 @@ def test_scikit_learn_estimator_checks(estimator, check):
 
 def test_cross_validated_ssmk_record_has_the_fields_of_the_tables_and_figures(tmp_path):
     """A staged-cv SSMK job (config ssmk-l*): X_unlabeled reaches the search, and its record has
-    what ssmk-sizes-l100 and ssmk-figure1-* read: n_iter, columns per kernel, the largest LP (from
+    what ssmk-sizes-l100 and ssmk-figure1-* read: n_iter, n_lps, columns per kernel, the largest LP (from
     the history), unlabelled and test errors, and the chosen C (s_C)."""
     from sklearn.datasets import load_breast_cancer
     from sklearn.preprocessing import StandardScaler
@@ -188,7 +190,7 @@ def test_cross_validated_ssmk_record_has_the_fields_of_the_tables_and_figures(tm
     assert direct.n_unlabeled_ == 100
     for part in ("test", "unlabeled"):
         assert row[f"{part}_error"] == pytest.approx(np.mean(direct.predict(Z[split[part]]) != y[split[part]]))
-    assert row["n_iter"] == direct.n_iter_
+    assert (row["n_iter"], row["n_lps"]) == (direct.n_iter_, direct.n_lps_)
     assert (row["columns_linear"], row["columns_rbf"]) == (
         direct.n_columns_by_kernel_["linear"], direct.n_columns_by_kernel_["rbf"]
     )

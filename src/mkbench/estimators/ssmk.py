@@ -162,11 +162,15 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
     n_labeled_, n_unlabeled_ : int
         l and l_u.
     n_iter_ : int
-        Iterations t of Algorithm 1, i.e. restricted LPs solved: the columns
+        Columns that entered LP (9), as for every column-generation estimator of
+        the package: generated one per iteration by Algorithm 1, or all of them
+        with ``solve="full"``.
+    n_lps_ : int
+        Restricted LPs solved: the iterations t of Algorithm 1, i.e. the columns
         generated plus 1 (the paper's "34 CG iterations"); 1 for ``solve="full"``.
     status_ : {"optimal", "max_iter", "time_limit"}
     history_ : list of dict
-        One row per restricted LP solved (n_iter_ rows): objective of LP (9),
+        One row per restricted LP solved (n_lps_ rows): objective of LP (9),
         ``max_violation`` = tau - 1 over the columns not in the LP, the restricted
         LP size ``problem_rows`` x ``problem_columns`` (kernel columns + e),
         columns per kernel, seconds.
@@ -260,7 +264,8 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         ]
         self.centres_ = centres[centre_idx]
         self._kernel_idx = kernel_idx
-        self.n_iter_ = len(fit.result.history)
+        self.n_iter_ = len(fit.columns)
+        self.n_lps_ = len(fit.result.history)
         self.status_ = fit.result.status
         self.history_ = fit.result.history
 

@@ -220,7 +220,8 @@ def _model_size(model) -> dict[str, Any]:
     sizes = (
         ("n_support_", "n_support"),
         ("storage_", "storage"),
-        ("n_iter_", "n_iter"),
+        ("n_iter_", "n_iter"),  # columns that entered the master
+        ("n_lps_", "n_lps"),  # SSMK: restricted LPs solved (the paper's iterations)
         ("n_kernels_selected_", "n_kernels"),  # MKL: kernels with beta > 0
     )
     for attr, key in sizes:

@@ -39,6 +39,7 @@ LABELS = {
     "n_support": "support vectors",
     "storage_ratio": "storage (× MARK-L)",
     "n_iter": "iterations",
+    "n_lps": "restricted LPs",
     "n_kernels": "kernels",
     "max_problem_rows": "largest LP rows",
     "max_problem_columns": "largest LP columns",
