@@ -122,9 +122,9 @@ def test_mkl_peers(tmp_path):
 def test_fit_time(tmp_path, mirror):
     record = run_quick("fit_time", tmp_path, "--mirror", str(mirror))
     check_record(record, "fit_time")
-    assert [r["goal"] for r in record["ratios"]] == ["<= 0.25", None] * 2  # the goal is at the defaults
-    assert [r["what"].split("(")[1].split(")")[0] for r in record["ratios"]] == ["defaults", "clarabel"] * 2
-    assert [r["what"].split(", ")[-1] for r in record["ratios"]] == ["raw pixels"] * 2 + ["centred pixels"] * 2
+    assert [r["goal"] for r in record["ratios"]] == ["<= 0.25", None, None] * 2  # the goal is at the defaults
+    assert [r["what"].split("(")[1].split(")")[0] for r in record["ratios"]] == ["defaults", "10-columns", "clarabel"] * 2
+    assert [r["what"].split(", ")[-1] for r in record["ratios"]] == ["raw pixels"] * 3 + ["centred pixels"] * 3
 
 
 @pytest.mark.mirror

@@ -225,3 +225,78 @@ def test_convergence_warning_when_stopped_early(data):
     with pytest.warns(ConvergenceWarning, match="raise max_iter or time_limit"):
         model = CGBoostClassifier(max_iter=2).fit(X, y)
     assert model.status_ == "max_iter" and model.n_iter_ == 2
+
+
+# Multiple pricing: several violating columns enter per step, on the way to the same optimum.
+MULTI_CASES = [
+    (lambda y: LPMaster(y, 1.0, alpha_sign="nonneg", intercept="free"), "lp"),
+    (lambda y: NonnegFreeOffsetSVMCDMaster(y, 1.0), "qp-nonneg"),
+    (lambda y: FreeOffsetSVMCDMaster(y, 1.0), "qp-free"),
+]
+
+
+@pytest.mark.parametrize("strategy", ["full", "stratified"])
+@pytest.mark.parametrize(("make_master", "problem"), MULTI_CASES)
+def test_several_columns_per_iteration_reach_the_full_master(data, strategy, make_master, problem):
+    X, y, _ = data
+    master = make_master(y)
+    oracle = KernelOracle(KernelColumns(X, KERNELS), strategy=strategy, columns_per_iteration=7)
+    result = column_generation(master, oracle, tol=1e-6, max_iter=2000)
+    assert result.status == "optimal"
+    K = _all_columns(X)
+    if problem == "lp":
+        expected = linprog_reference(K, y, 1.0, "nonneg", "free")
+    else:
+        expected = highs_qp_reference(K, y, 1.0, "hinge", problem.split("-")[1], "free")
+    assert result.solution.objective == pytest.approx(expected, rel=1e-4)
+    chosen = [p * len(X) + j for p, j in result.choices]
+    assert len(set(chosen)) == len(chosen)  # no column enters twice
+    outside = np.setdiff1d(np.arange(K.shape[1]), chosen)
+    assert master.violation(K[:, outside].T @ result.solution.pricing_weights).max(initial=-np.inf) <= 1e-6
+    # fewer steps than columns: most steps brought several columns
+    steps = result.history[-1]["iteration"]
+    assert steps < result.n_iter and result.history[-1]["n_columns"] == result.n_iter
+
+
+@pytest.mark.parametrize("strategy", ["full", "stratified"])
+def test_several_columns_are_the_most_violating_of_the_scan(data, strategy):
+    """The proposed columns are fresh, violate by more than tol, come by decreasing violation, and
+    are the top of the scan that supplied the best column (one kernel, for the stratified strategy)."""
+    X, y, _ = data
+    master = QPMaster(y, 1.0, alpha_sign="free", intercept="free")
+    columns = KernelColumns(X, KERNELS)
+    oracle = KernelOracle(columns, strategy=strategy, columns_per_iteration=5)
+    solution = master.solve()
+    for _ in range(4):
+        pricing = oracle.price(solution, master, 1e-6)
+        proposed = [(pricing.choice, pricing.column), *pricing.more]
+        assert len(proposed) == 5
+        scores = np.array([column @ solution.pricing_weights for _, column in proposed])
+        violations = master.violation(scores)
+        assert np.all(violations > 1e-6) and np.all(np.diff(violations) <= 1e-12)
+        assert violations[0] == pytest.approx(pricing.max_violation)
+        kernels_used = {p for (p, _), _ in proposed}
+        if strategy == "full":
+            every = master.violation(_all_columns(X).T @ solution.pricing_weights)
+            every[[p * len(X) + j for p, j in zip(*np.nonzero(oracle.in_master))]] = -np.inf
+            assert violations[-1] == pytest.approx(np.sort(every)[-5])
+        else:
+            assert len(kernels_used) == 1
+        for (choice, column) in proposed:
+            assert not oracle.in_master[choice]
+            np.testing.assert_allclose(column, columns.column(*choice))
+        master.add_columns(np.column_stack([c for _, c in proposed]))
+        for choice, _ in proposed:
+            oracle.add(choice)
+        solution = master.solve()
+
+
+def test_several_columns_per_iteration_stop_at_max_iter_and_bad_values(data):
+    X, y, _ = data
+    oracle = KernelOracle(KernelColumns(X, KERNELS), columns_per_iteration=4)
+    limited = column_generation(QPMaster(y, 1.0, alpha_sign="free"), oracle, max_iter=6)
+    assert limited.status == "max_iter" and limited.n_iter == 6
+    assert [row["n_columns"] for row in limited.history] == [0, 4, 6]
+    for bad in (0, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="columns_per_iteration must be an integer >= 1"):
+            KernelOracle(KernelColumns(X, KERNELS), columns_per_iteration=bad)

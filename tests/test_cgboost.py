@@ -47,6 +47,30 @@ def test_classifier_equals_the_full_master(data, penalty, solve):
     assert model.n_support_ == np.count_nonzero(model.coef_)
 
 
+@pytest.mark.parametrize("penalty", ["l1", "l2"])
+@pytest.mark.parametrize("strategy", ["stratified", "full"])
+def test_several_columns_per_iteration_give_the_same_model_in_fewer_steps(data, penalty, strategy):
+    """Multiple pricing (columns_per_iteration) reaches the optimum of the full master, as one column per step does."""
+    X, labels, _ = data
+    K, _ = _full(X, ["linear", "quadratic", "rbf"])
+    signed = np.where(labels == "odd", 1.0, -1.0)
+    full = (solve_lp if penalty == "l1" else solve_qp)(K, signed, 2.0, alpha_sign="nonneg", intercept="free")
+    one, several = (
+        CGBoostClassifier("L,Q,R", penalty=penalty, C=2.0, strategy=strategy, columns_per_iteration=m).fit(X, labels)
+        for m in (1, 6)
+    )
+    for model in (one, several):
+        assert model.status_ == "optimal"
+        assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-6 if penalty == "l1" else 1e-4)
+    assert len(several.history_) < len(one.history_)  # fewer master solves
+    assert several.n_iter_ == len(several.columns_) == several.history_[-1]["n_columns"]
+    if penalty == "l2":  # unique optimum: the same decision values
+        f_full = K @ full.alpha + full.intercept
+        np.testing.assert_allclose(several.decision_function(X), f_full, atol=1e-3 * np.abs(f_full).max())
+    with pytest.raises(ValueError, match="columns_per_iteration must be an integer >= 1"):
+        CGBoostClassifier(columns_per_iteration=0).fit(X, labels)
+
+
 def test_regressor_equals_the_full_master(data):
     X, _, response = data
     model = CGBoostRegressor(["linear", "rbf"], C=1.0, epsilon=0.1).fit(X, response)

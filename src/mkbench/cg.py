@@ -9,7 +9,7 @@ problem over the candidate columns, :mod:`mkbench.oracles`)::
         pricing = oracle.price(solution, master.violation, tol)     # eq. 6, 10, 12, 14
         record history (objective, max violation, duality gap, columns, time)
         if pricing.choice is None: optimal (no column violates by more than tol)
-        master.add_columns(pricing.column); oracle.add(pricing.choice)
+        master.add_columns(pricing.column); oracle.add(pricing.choice)  (and pricing.more)
         solution = master.solve()                                   # warm start
 
 Only the oracle knows what a column is (a kernel column K_p(., x_j) here, a weak
@@ -48,7 +48,8 @@ class CGResult:
     status : {"optimal", "gap_tol", "max_iter", "time_limit"}
         Why the loop stopped; only "optimal" certifies the full master's optimum.
     history : list of dict
-        One row per iteration t = 0..n_iter (the state after t columns were added):
+        One row per iteration t = 0, 1, ... (the state after t pricing steps added
+        columns: t columns, with one column per step):
         ``iteration``, ``objective``, ``max_violation``, ``duality_gap``,
         ``n_columns``, the oracle's counts, ``n_priced``, ``master_iterations``,
         ``seconds`` (cumulative), plus what the callback returned.
@@ -93,7 +94,7 @@ def column_generation(
         A column enters only if its dual violation (``master.violation``: score - 1
         for the LPs, score or |score| for the QPs) exceeds ``tol``.
     max_iter : int, default=1000
-        Most columns to generate.
+        Most columns to generate (an oracle proposing several per step is cut to it).
     time_limit : float or None, default=None
         Seconds after which no further column is generated.
     gap_tol : float or None, default=None
@@ -134,10 +135,11 @@ def column_generation(
     solution = master.solve()
     choices: list = []
     history: list[dict[str, Any]] = []
+    steps = 0  # pricing steps that added columns
     while True:
         pricing = oracle.price(solution, master, tol)
         row = {
-            "iteration": len(choices),
+            "iteration": steps,
             "objective": solution.objective,
             "max_violation": pricing.max_violation,
             "duality_gap": pricing.duality_gap,
@@ -168,9 +170,12 @@ def column_generation(
         if time_limit is not None and perf_counter() - start >= time_limit:
             status = "time_limit"
             break
-        master.add_columns(pricing.column)
-        oracle.add(pricing.choice)
-        choices.append(pricing.choice)
+        entering = [(pricing.choice, pricing.column), *pricing.more][: max_iter - len(choices)]
+        master.add_columns(np.column_stack([column for _, column in entering]))
+        for choice, _ in entering:
+            oracle.add(choice)
+            choices.append(choice)
+        steps += 1
         solution = master.solve()
     if verbose:
         _report(name, history[-1], status)

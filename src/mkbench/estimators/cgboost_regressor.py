@@ -47,6 +47,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         max_iter: int = 1000,
         strategy: str = "stratified",
         priority: Sequence[int | str] | None = None,
+        columns_per_iteration: int = 1,
         time_limit: float | None = None,
         gap_tol: float | None = None,
         memory_budget: int = 512 * 2**20,
@@ -63,6 +64,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         self.max_iter = max_iter
         self.strategy = strategy
         self.priority = priority
+        self.columns_per_iteration = columns_per_iteration
         self.time_limit = time_limit
         self.gap_tol = gap_tol
         self.memory_budget = memory_budget

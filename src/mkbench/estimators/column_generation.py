@@ -122,6 +122,9 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         Seconds after which no column is generated.
     strategy : {"stratified", "full", "all"}, default="stratified"
         Kernel columns only: see :class:`mkbench.CGBoostClassifier`.
+    columns_per_iteration : int, default=1
+        Kernel columns only: columns entering per pricing step (multiple pricing;
+        see :class:`mkbench.CGBoostClassifier`).
     n_candidates : int, default=2000
         Weak learners only: perceptrons or Fourier features drawn per iteration.
     gamma : float, default=None
@@ -175,6 +178,7 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         max_iter: int = 1000,
         time_limit: float | None = None,
         strategy: str = "stratified",
+        columns_per_iteration: int = 1,
         n_candidates: int = 2000,
         gamma: float | None = None,
         random_state=None,
@@ -191,6 +195,7 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.time_limit = time_limit
         self.strategy = strategy
+        self.columns_per_iteration = columns_per_iteration
         self.n_candidates = n_candidates
         self.gamma = gamma
         self.random_state = random_state
@@ -214,7 +219,8 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
             raise UnknownNameError(f"{error}; or a weak-learner family: {', '.join(map(repr, LEARNERS))}") from None
         return CGBoostClassifier(
             self.columns, penalty=self.penalty, positive=self.positive,
-            fit_intercept=self.fit_intercept, strategy=self.strategy, **common,
+            fit_intercept=self.fit_intercept, strategy=self.strategy,
+            columns_per_iteration=self.columns_per_iteration, **common,
         )
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> ColumnGenerationClassifier:

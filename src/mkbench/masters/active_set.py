@@ -12,16 +12,23 @@ by the active-set method of Lawson and Hanson (Solving Least Squares Problems,
    an alpha_j reaches 0 (the objective does not increase on the segment, by
    convexity, since z minimises over P), drop those columns from P and solve
    again;
-3. if a column of W outside P prices at score_j > ``entry_tol``, move the
-   largest into P and go to 1; else x = z is optimal over W.
+3. if columns of W outside P price at score_j > ``entry_tol``, move them all
+   into P and go to 1; else x = z is optimal over W.
 
-The free solvers (libsvm's SMO, liblinear's dual coordinate descent) are
-accurate to about 1e-4 on ill-conditioned problems, so a column may price just
-above ``entry_tol`` and yet get z_j <= 0 as soon as it enters; it is then held
-out until the next :meth:`NonnegActiveSet.solve` instead of entering and leaving
-forever (without this, one MNIST master cycled for thousands of steps).
+Step 3 moves every violating column at once, not only the largest as Lawson
+and Hanson do: when column generation adds several columns per step
+(``columns_per_iteration``), one free solve takes them all, where single entries
+cost one free solve each. A column that is not needed drops out in step 2, and
+the objective still decreases from one step 3 to the next, so the method still
+ends. The free solvers (libsvm's SMO, liblinear's dual coordinate descent) are
+accurate to about 1e-4 on ill-conditioned problems, so a column that entered
+alone may price just above ``entry_tol`` and yet get z_j <= 0 at once; it is
+then held out until the next :meth:`NonnegActiveSet.solve` instead of entering
+and leaving forever (without this, one MNIST master cycled for thousands of
+steps). When columns that entered together drop out at once (noise, or one
+displaced another), the solve goes on one column at a time, as Lawson and Hanson.
 
-Column generation adds one column to W at a time, so step 3 usually moves just
+When column generation adds one column to W at a time, step 3 usually moves just
 that column and each restricted master costs one or two free solves. No
 maintained library does this: the interior-point solvers take seconds per
 master at a few hundred columns and cannot warm-start, and OSQP and HiGHS's QP
@@ -47,8 +54,9 @@ class NonnegActiveSet:
 
     - ``_solve_free() -> (w, b, iterations, converged)``: the free master on P,
       with pricing weights w (a column prices at K_.j' w, so z_j = K_.j' w on P);
-    - ``_passive_entered(j)`` and ``_passive_left()``: update its own data after
-      column j joined P, or after columns left P (``_passive`` already updated);
+    - ``_passive_entered(js)`` and ``_passive_left()``: update its own data after
+      the columns ``js`` (indices into W) joined P, or after columns left P
+      (``_passive`` already updated);
     - ``_solution(w, b, alpha, iterations, seconds)`` and
       ``_failure(iterations, seconds, status)``: the :class:`MasterSolution` records.
 
@@ -106,7 +114,8 @@ class NonnegActiveSet:
         dual = self._dual  # the free solution (w, b) on the current P, if P has not changed since
         scores = None if dual is None else K_W.T @ dual[0]  # K_.j' w for every column of W
         held = np.zeros(self.n_columns, dtype=bool)  # entered and blocked at once: noise, not a descent
-        entered = -1
+        one_by_one = False  # step 3 moves only the largest violation
+        entered = np.zeros(0, dtype=np.intp)  # the columns of the last step 3
         iterations = 0
         for _ in range(max_steps):
             if dual is None:
@@ -118,8 +127,11 @@ class NonnegActiveSet:
                 z = np.where(self._passive, scores, 0.0)
                 blocking = self._passive & (z <= 0.0)
                 if blocking.any():  # step 2: stay feasible, drop the columns that reach 0
-                    if entered >= 0 and blocking[entered] and alpha[entered] == 0.0:
-                        held[entered] = True  # its score was within the solver's accuracy of 0
+                    at_once = blocking[entered] & (alpha[entered] == 0.0)  # entered and blocked at once
+                    if entered.size == 1:
+                        held[entered[at_once]] = True  # its score was within the solver's accuracy of 0
+                    elif at_once.any():
+                        one_by_one = True  # noise or displacement: from now on as Lawson and Hanson
                     t = np.min(alpha[blocking] / (alpha[blocking] - z[blocking]))
                     alpha, b = alpha + t * (z - alpha), b + t * (z_b - b)
                     leaving = self._passive & (alpha <= 1e-12 * max(1.0, alpha.max(initial=0.0)))
@@ -128,15 +140,17 @@ class NonnegActiveSet:
                     alpha[~self._passive] = 0.0
                     self._passive_left()
                     continue
-                alpha, b, dual, entered = z, z_b, (w, z_b), -1
+                alpha, b, dual = z, z_b, (w, z_b)
             outside = np.where(self._passive | held, -np.inf, scores)
-            j = int(np.argmax(outside)) if outside.size else -1
-            if j < 0 or outside[j] <= self.entry_tol:  # step 3: optimal over W
+            entered = np.flatnonzero(outside > self.entry_tol)
+            if one_by_one and entered.size:
+                entered = entered[[np.argmax(outside[entered])]]
+            if not entered.size:  # step 3: optimal over W
                 self._x, self._dual = (alpha, b), dual
                 return self._solution(dual[0], dual[1], alpha, iterations, perf_counter() - start)
-            self._passive[j] = True
-            dual, entered = None, j
-            self._passive_entered(j)
+            self._passive[entered] = True
+            dual = None
+            self._passive_entered(entered)
         self._x, self._dual = (alpha, b), None
         return self._failure(iterations, perf_counter() - start, status=f"active set unsettled after {max_steps} steps")
 

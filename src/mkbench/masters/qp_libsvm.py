@@ -258,8 +258,8 @@ class NonnegSVMDualMaster(NonnegActiveSet, SVMDualMaster):
         if columns is not None:
             self.add_columns(columns)
 
-    def _passive_entered(self, j: int) -> None:
-        self._gram = add_outer(self._gram, self._columns.array[:, j : j + 1])
+    def _passive_entered(self, js: np.ndarray) -> None:
+        self._gram = add_outer(self._gram, self._columns.array[:, js])
 
     def _passive_left(self) -> None:
         K_P = self._columns.array[:, self._passive]

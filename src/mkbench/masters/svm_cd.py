@@ -341,8 +341,8 @@ class NonnegLinearSVMCDMaster(NonnegActiveSet, LinearSVMCDMaster):
             self._dual = None  # the last free solution was loose: solve P again
         return looser
 
-    def _passive_entered(self, j: int) -> None:
-        self._append_features(self._columns.array[:, j : j + 1])
+    def _passive_entered(self, js: np.ndarray) -> None:
+        self._append_features(self._columns.array[:, js])
 
     def _passive_left(self) -> None:
         self._set_features(self._columns.array[:, self._passive])

@@ -43,6 +43,9 @@ class Pricing:
         calculated per iteration" of cgboost §5.
     stats : mapping
         Oracle-specific counters added to the history row.
+    more : tuple of (choice, column) pairs
+        Further violating columns that enter with ``choice``, by decreasing
+        violation (multiple pricing; empty for one column per step).
     """
 
     choice: Hashable | None
@@ -51,6 +54,7 @@ class Pricing:
     duality_gap: float
     n_priced: int
     stats: Mapping[str, Any] = field(default_factory=dict)
+    more: tuple[tuple[Hashable, np.ndarray], ...] = ()
 
 
 class Oracle(Protocol):
