@@ -53,6 +53,20 @@ def test_a_variant_within_tolerance_explains_a_value_and_declared_data_the_rest(
     ]
 
 
+def test_variants_on_a_data_set_of_their_own_explain_the_data_set_they_are_mapped_to(tmp_path):
+    """An ablation of the data's coding (splice-onehot for splice) runs on another data set: the
+    sensitivity's ``datasets`` mapping says whose cells its rows explain; other data sets are unaffected."""
+    _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.20]}, ("d2", "m1"): {"test_error": [0.20]}},
+           {("d1", "m1", "test_error"): 0.10, ("d2", "m1", "test_error"): 0.10})
+    _variants(tmp_path, {("d1-onehot", "m1~onehot"): 0.11, ("d2", "m1~onehot"): 0.30})
+    mapped = [{"table": "tab-s", "variants": "{method}~", "datasets": {"d1": "d1-onehot"}}]
+    kinds = {a.gap.dataset: (a.kind, a.detail) for a in _assess(tmp_path, sensitivity=mapped).attributions}
+    assert kinds == {"d1": ("explained by an ablation", "within tolerance: m1~onehot 0.11"), "d2": ("unexplained", "")}
+    # without the mapping the one-hot rows belong to no compared data set
+    plain = [{"table": "tab-s", "variants": "{method}~"}]
+    assert {a.kind for a in _assess(tmp_path, sensitivity=plain).attributions} == {"unexplained"}
+
+
 def _noisy_table(root):
     """d1/m1: ours 0.20 ± 0.032 (5 runs) vs paper 0.15 ± 0.05; d2/m1: ours 0.30 ± 0.007 vs paper 0.10 ± 0.05."""
     ours = {("d1", "m1"): [0.20, 0.24, 0.16, 0.22, 0.18], ("d2", "m1"): [0.30, 0.31, 0.29, 0.30, 0.30]}

@@ -22,7 +22,7 @@ NAMES = sorted(
     [
         "mnist", "mnist-odd-even", "usps", "boston", "abalone", "house-8l", "house-8h", "sk-diabetes",
         "spambase", "ionosphere", "sonar", "credit", "sk-breast-cancer", "wine", "iris", "glass", "vehicle",
-        "dna", "vowel", "segment", "sk-digits", "hiv-qsar", "gaussian-disc", *IDA,
+        "dna", "vowel", "segment", "sk-digits", "hiv-qsar", "gaussian-disc", *IDA, "splice-onehot",
     ]
 )  # fmt: skip
 
@@ -295,6 +295,19 @@ def test_ida_metadata(name, loaded):
 @pytest.mark.mirror
 def test_dropped_rows_are_counted(loaded):
     assert loaded("splice").metadata["n_dropped_ambiguous"] == 15
+
+
+@pytest.mark.mirror
+def test_splice_onehot_is_splice_with_one_indicator_per_nucleotide(loaded):
+    """The coding ablation of CGEns Table II: the same rows, labels and IDA sizes (so the same seeded splits)."""
+    ordinal, onehot = loaded("splice"), loaded("splice-onehot")
+    assert onehot.X.shape == (3175, 240) and set(np.unique(onehot.X)) == {0.0, 1.0}
+    np.testing.assert_array_equal(onehot.y, ordinal.y)
+    assert onehot.metadata["ida_sizes"] == ordinal.metadata["ida_sizes"] == (1000, 2175)
+    blocks = onehot.X.reshape(-1, 60, 4)
+    assert np.all(blocks.sum(axis=2) == 1)  # one nucleotide per position
+    np.testing.assert_array_equal(blocks.argmax(axis=2) + 1, ordinal.X)  # A=1 .. T=4
+    assert onehot.feature_names[:5] == ["pos-30=A", "pos-30=C", "pos-30=G", "pos-30=T", "pos-29=A"]
     assert loaded("breast-cancer").metadata["n_dropped_missing"] == 9
 
 

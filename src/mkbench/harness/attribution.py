@@ -11,7 +11,9 @@ A catalogue entry (``config/reproduction.yaml``) may name
   whose rows are the compared methods under another reading, named by a prefix
   template such as ``"{method}~"`` (``cgboost-l1-R~raw-pixels``). A deviating
   cell is *explained by an ablation* when some variant of its method, on the same
-  data set, is within the tolerance of the paper's value;
+  data set (or on the data set the table's ``datasets`` mapping names for it, for
+  an ablation of the data's coding such as splice-onehot for splice), is within
+  the tolerance of the paper's value;
 * ``data_differs``: data sets whose data is known to differ from the paper's
   (with the reason). A deviating cell of such a data set that no ablation explains
   is *attributed to the data*.
@@ -54,9 +56,10 @@ def attribute(entry: Entry, gaps: list[Gap], root: str | os.PathLike = ".") -> l
     out = []
     for gap in (g for g in gaps if g.excess > 1):
         within = []
-        for template, rows in variants:
+        for template, datasets, rows in variants:
             prefix = template.format(method=gap.method)
-            mine = rows[(rows["dataset"] == gap.dataset) & (rows["metric"] == gap.metric)]
+            dataset = datasets.get(gap.dataset, gap.dataset)
+            mine = rows[(rows["dataset"] == dataset) & (rows["metric"] == gap.metric)]
             mine = mine[mine["method"].astype(str).str.startswith(prefix) & mine["ours_mean"].notna()]
             within += [
                 f"{row.method} {row.ours_mean:.4g}"
@@ -76,13 +79,13 @@ def attribute(entry: Entry, gaps: list[Gap], root: str | os.PathLike = ".") -> l
     return out
 
 
-def _variants(entry: Entry, root: Path) -> list[tuple[str, pd.DataFrame]]:
-    """The rows of each sensitivity table that exists, with its variant template."""
+def _variants(entry: Entry, root: Path) -> list[tuple[str, dict[str, str], pd.DataFrame]]:
+    """The rows of each sensitivity table that exists, with its variant template and data set mapping."""
     found = []
-    for table, template in entry.sensitivity:
+    for table, template, datasets in entry.sensitivity:
         path = root / "results" / "tables" / f"{table}.csv"
         if path.exists():
-            found.append((template, pd.read_csv(path)))
+            found.append((template, dict(datasets), pd.read_csv(path)))
     return found
 
 

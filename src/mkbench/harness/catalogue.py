@@ -90,6 +90,7 @@ _SCHEMA = {
                             "properties": {
                                 "table": {"type": "string"},
                                 "variants": {"type": "string", "pattern": r"^\{method\}.+$"},
+                                "datasets": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
                             },
                         },
                     },
@@ -208,7 +209,10 @@ class Entry:
     compare: tuple[tuple[str, Tolerance], ...] = ()
     reason: str | None = None
     note: str = ""
-    sensitivity: tuple[tuple[str, str], ...] = ()
+    #: (table, variant template, {compared data set: the data set its variants run on}); the mapping is
+    #: empty when the variants run on the compared data sets themselves (an ablation of the data's coding
+    #: runs on a data set of its own, e.g. splice-onehot for splice).
+    sensitivity: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()
     data_differs: tuple[tuple[tuple[str, ...], str], ...] = ()
     #: (parameter, methods or None for all, the paper's words): grids the paper states; a choice
     #: at their edge follows the paper's protocol and is flagged apart from our too-short grids.
@@ -351,7 +355,9 @@ def _entry(spec: dict) -> Entry:
         compare=tuple((metric, Tolerance.parse(tol)) for metric, tol in spec.get("compare", {}).items()),
         reason=spec.get("reason"),
         note=spec.get("note", ""),
-        sensitivity=tuple((s["table"], s["variants"]) for s in spec.get("sensitivity", ())),
+        sensitivity=tuple(
+            (s["table"], s["variants"], tuple(s.get("datasets", {}).items())) for s in spec.get("sensitivity", ())
+        ),
         data_differs=tuple((tuple(d["datasets"]), d["reason"]) for d in spec.get("data_differs", ())),
         paper_runs=tuple(_runs(spec["paper_runs"]).items()) if "paper_runs" in spec else (),
         paper_grids=tuple(

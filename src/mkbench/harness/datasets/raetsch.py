@@ -64,8 +64,13 @@ def _parse_ida(files, *, name: str, build) -> Parsed:
     """``benchmarks.mat`` when available, else the pool rebuilt by ``build(files)``."""
     if RAETSCH_BENCHMARKS_MAT.path in files:
         return _from_benchmarks_mat(files[RAETSCH_BENCHMARKS_MAT.path], name)
+    return Parsed(*_build_with_sizes(build, files, name))
+
+
+def _build_with_sizes(build, files, name: str) -> tuple:
+    """``build(files)``'s (X, y, names, metadata), the metadata with IDA's sizes of ``name``."""
     X, y, names, meta = build(files)
-    return Parsed(X, y, names, {"ida_sizes": IDA_SIZES[name], **meta})
+    return X, y, names, {"ida_sizes": IDA_SIZES[name], **meta}
 
 
 def _from_benchmarks_mat(path, name: str) -> Parsed:
@@ -225,6 +230,22 @@ register(
         "nucleotides coded A=1, C=2, G=3, T=4; +1 = EI or IE (1527), -1 = N (1648).",
         citation="Towell, G., Noordewier, M. and Shavlik, J. (1992), splice-junction gene sequences; UCI",
         notes=f"{_UNCONFIRMED}boundary (EI+IE) vs none is assumed; IDA's nucleotide coding is unknown.",
+    ),
+    DatasetSpec(  # the same pool, one-hot: the coding ablation of CGEns Table II (always rebuilt from UCI)
+        name="splice-onehot",
+        task="binary",
+        description=f"IDA splice rebuilt, nucleotides one-hot (3175 x 240; {IDA_SIZES['splice'][0]}/"
+        f"{IDA_SIZES['splice'][1]}), splice junctions",
+        files=(SPLICE,),
+        parser=lambda files: Parsed(*_build_with_sizes(partial(_splice_pool, coding="one-hot"), files, "splice")),
+        source=SPLICE.url,
+        citation="Towell, G., Noordewier, M. and Shavlik, J. (1992), splice-junction gene sequences; UCI",
+        variant="UCI splice.data without ambiguous sequences, the rows and labels of splice",
+        preprocessing="As splice (15 ambiguous sequences dropped, +1 = EI or IE), each nucleotide coded by "
+        "four indicators (A, C, G, T) in place of the ordinal A=1 .. T=4.",
+        shape=(3175, 240),
+        notes="An ablation of splice's unstated coding: the same rows, labels and IDA sizes, so the same seeded "
+        "splits; never read from IDA's benchmarks.mat, whose coding is IDA's.",
     ),
     _ida(
         "thyroid",

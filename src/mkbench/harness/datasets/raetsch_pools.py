@@ -168,16 +168,23 @@ NUCLEOTIDES = np.array(list("ACGT"))
 SPLICE_LENGTH = 60
 
 
-def _splice_pool(files):
+def _splice_pool(files, *, coding: str = "ordinal"):
+    """The UCI splice pool: 60 nucleotides per row, ``coding`` "ordinal" (A=1, C=2, G=3, T=4: 60
+    inputs) or "one-hot" (one indicator per position and nucleotide: 240 inputs)."""
     path = files[SPLICE.path]
     rows = read_rows(path, n_fields=3, sep=",")
     if any(len(seq) != SPLICE_LENGTH for seq in rows[:, 2]):
         raise DataError(f"{path}: every sequence must have {SPLICE_LENGTH} nucleotides")
     bases = np.array([list(seq) for seq in rows[:, 2]])
     plain = np.isin(bases, NUCLEOTIDES).all(axis=1)  # drop rows with ambiguity codes D, N, R, S
-    X = (np.searchsorted(NUCLEOTIDES, bases[plain]) + 1).astype(np.float64)
+    positions = [f"pos{p:+d}" for p in [*range(-30, 0), *range(1, 31)]]
+    if coding == "one-hot":
+        X = (bases[plain][:, :, None] == NUCLEOTIDES).reshape(int(plain.sum()), -1).astype(np.float64)
+        names = [f"{position}={base}" for position in positions for base in NUCLEOTIDES]
+    else:
+        X = (np.searchsorted(NUCLEOTIDES, bases[plain]) + 1).astype(np.float64)
+        names = positions
     y = binary_labels(rows[plain, 0], ("EI", "IE"), "N", path)
-    names = [f"pos{p:+d}" for p in [*range(-30, 0), *range(1, 31)]]
     meta = {"n_dropped_ambiguous": int((~plain).sum()), **_grouping("EI or IE (a boundary)", "N (neither)", False)}
     return X, y, names, meta
 
