@@ -143,16 +143,18 @@ def plot_scaling(records: list[dict[str, Any]], path: Path) -> int:
     return len({row["series"] for row in rows})
 
 
-def cost_section(config_path: str | None) -> list[str]:
-    """What each experiment of the workflow config costs, from the summaries under results/summary."""
+def cost_section(config_path: str | None, plan: list[str] | None = None) -> list[str]:
+    """What each experiment of the workflow config costs, from the summaries under results/summary, and
+    what it would cost with the ``plan`` overlays (the papers' full protocols) merged over it."""
     if config_path is None:
         return []
     from mkbench.harness.config import load_config
     from mkbench.harness.cost import estimate, to_markdown
 
-    frame = estimate(load_config(config_path))
+    config = load_config(config_path)
+    frame = estimate(config)
     hours = frame["estimated CPU h"].sum()
-    return [
+    lines = [
         "## What the workflow costs",
         "",
         f"CPU time of every fit job of `{config_path}` (one core each), from the committed summaries "
@@ -162,9 +164,26 @@ def cost_section(config_path: str | None) -> list[str]:
         to_markdown(frame),
         "",
     ]
+    if plan:
+        full = estimate(config, plan=load_config(config_path, *plan))
+        full_hours = full["estimated CPU h"].sum()
+        changed = full[full["estimated CPU h"].round(6) != frame.set_index("experiment")["estimated CPU h"]
+                       .reindex(full["experiment"]).round(6).to_numpy()]
+        lines += [
+            f"With the papers' full protocols ({', '.join(f'`{p}`' for p in plan)} over it; "
+            f"`mkbench cost --config {config_path} --plan {' '.join(plan)}`): **{full_hours:.1f} CPU hours** "
+            f"(issue-20 goal: <= 10, {'met' if full_hours <= 10 else 'not met'}), estimated from the same summaries, each "
+            "job's time scaled by its model fits (folds x grid settings + the refit). The experiments that change:",
+            "",
+            to_markdown(changed.reset_index(drop=True)),
+            "",
+        ]
+    return lines
 
 
-def render(records: list[dict[str, Any]], figure: Path, out: Path, config: str | None = None) -> str:
+def render(
+    records: list[dict[str, Any]], figure: Path, out: Path, config: str | None = None, plan: list[str] | None = None
+) -> str:
     ratios = [r for record in records for r in record["ratios"]]
     with_goal = [r for r in ratios if r["goal"] is not None]
     try:
@@ -186,7 +205,7 @@ def render(records: list[dict[str, Any]], figure: Path, out: Path, config: str |
         "",
         f"![time against problem size, log-log]({figure_link})",
         "",
-        *cost_section(config),
+        *cost_section(config, plan),
         "## Notes",
         "",
         *[f"- {r['benchmark']}: {note}" for r in records for note in r["notes"]],
@@ -211,10 +230,11 @@ def main() -> None:
     cli.add_argument("--out", default="results/BENCHMARKS.md")
     cli.add_argument("--figure", default="results/figures/bench-scaling.png")
     cli.add_argument("--config", help="workflow config: add what its experiments cost (from results/summary)")
+    cli.add_argument("--plan", nargs="+", help="overlays of --config to price too (e.g. config/full-protocols.yaml)")
     args = cli.parse_args()
     records = read_records(args.records)
     n_series = plot_scaling(records, Path(args.figure))
-    write_text(args.out, render(records, Path(args.figure), Path(args.out), args.config))
+    write_text(args.out, render(records, Path(args.figure), Path(args.out), args.config, args.plan))
     by_issue = defaultdict(int)
     for record in records:
         by_issue[record["issue"]] += len(record["ratios"])

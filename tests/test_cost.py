@@ -50,3 +50,48 @@ def test_markdown_has_a_total_row_and_the_command_prints_it(smoke, tmp_path, mon
     monkeypatch.chdir(tmp_path)
     assert main(["cost", "--config", str(ROOT / "config" / "smoke.yaml")]) == 0
     assert capsys.readouterr().out.strip() == text
+
+
+def test_fits_per_job_count_the_folds_the_grids_and_the_refit():
+    from mkbench.harness.cost import fits_per_job
+
+    assert fits_per_job({"estimator": "svc", "params": {}}) == 1
+    assert fits_per_job({"estimator": "staged-cv", "params": {"param_grid": {"C": [1, 2], "gamma": [1, 2, 3]}, "cv": 3}}) == 19
+    assert fits_per_job({"estimator": "staged-cv", "params": {}}) == 6  # 5 folds (StagedSearchCV's default) + refit
+    bandwidth = {"param_grid": {"C": [1, 2]}, "cv": 3, "svc_bandwidth_grid": {"C": [1], "gamma": [1, 2]}}
+    assert fits_per_job({"estimator": "staged-cv", "params": bandwidth}) == 3 * 2 + 1 + 3 * 2
+
+
+def test_a_plan_is_priced_from_the_measured_config_scaled_by_its_fits(smoke, tmp_path):
+    """The full-protocol overlay idea on the smoke config: 3 -> 5 folds and 2 -> 3 splits."""
+    experiment = "smoke-cgens"  # 4 staged-cv methods, cv 3, 2 splits
+    _write_summary(tmp_path, smoke, experiment, lambda job: 99.0, keep=len(plan_jobs(smoke, [experiment])))
+    overlay = tmp_path / "plan.yaml"
+    overlay.write_text(
+        "protocols: {holdout3: {name: random, test_size: 0.3, n_repeats: 3, stratify: true}}\n"
+        f"experiments: {{{experiment}: {{protocol: holdout3, methods: {{cgens: {{params: {{cv: 5}}}}}}}}}}\n"
+    )
+    plan = load_config(ROOT / "config" / "smoke.yaml", overlay)
+    assert plan["experiments"][experiment]["methods"]["cgens"]["params"]["param_grid"] == {"C": [0.1, 1.0]}  # merged
+    row = estimate(smoke, tmp_path, plan=plan).set_index("experiment").loc[experiment]
+    assert row["planned jobs"] == 4 * 3
+    # per job 100 s measured; cgens: 5 x 2 + 1 = 11 fits instead of 3 x 2 + 1 = 7; the others unchanged
+    assert row["estimated CPU h"] * 3600 == pytest.approx(3 * 100.0 * (11 / 7 + 3))
+    assert estimate(smoke, tmp_path).set_index("experiment").loc[experiment, "estimated CPU h"] * 3600 == pytest.approx(8 * 100.0)
+
+
+def test_an_overlay_changes_only_the_aliased_mapping_it_names(tmp_path):
+    """YAML aliases share one mapping: an overlay on one name must not reach the other."""
+    from mkbench.harness.config import _merge
+
+    base = {"a": {"x": 1, "deep": {"y": 2}}}
+    base["b"] = base["a"]  # what an alias gives
+    _merge(base, {"a": {"deep": {"y": 3}}})
+    assert base["a"]["deep"]["y"] == 3 and base["b"]["deep"]["y"] == 2 and base["a"]["x"] == 1
+
+
+def test_the_full_protocols_overlay_is_a_valid_plan_of_the_committed_config():
+    plan = load_config(ROOT / "config" / "config.yaml", ROOT / "config" / "full-protocols.yaml")
+    table2 = plan["experiments"]["cgens-table2"]
+    assert table2["protocol"] == "ida5" and {m["params"]["cv"] for m in table2["methods"].values()} == {5}
+    assert len(plan_jobs(plan, ["cgens-table2"])) == 7 * 13 * 5

@@ -98,4 +98,4 @@ rule bench:
         "../../environment.yml"
     shell:
         "python benchmarks/dashboard.py {input.records} --out {output.md} --figure {output.png}"
-        " --config {params.configfile} > {log} 2>&1"
+        " --config {params.configfile} --plan config/full-protocols.yaml > {log} 2>&1"

@@ -4,7 +4,7 @@
     mkbench datasets fetch NAME [--mirror DIR] [--data-home DIR]
     mkbench run --config FILE --experiment E --method M --dataset D [--seed S] [--split K] [--param P] [--out FILE]
     mkbench report --config FILE [--table NAME ...] [--reproduction FILE [--catalogue FILE]]
-    mkbench cost --config FILE
+    mkbench cost --config FILE [--plan OVERLAY ...]
     mkbench list {experiments,tables,figures,methods,datasets} [--config FILE]
 
 Errors from mkbench (unknown names, bad config, missing data) are printed as one
@@ -95,7 +95,12 @@ def _parser() -> argparse.ArgumentParser:
         "predict seconds): per experiment of the config, the planned, measured and unmeasured jobs and "
         "their CPU hours (see mkbench.harness.cost).",
     )
-    cost.add_argument("--config", required=True, help="workflow config YAML")
+    cost.add_argument("--config", required=True, help="workflow config YAML (the one the summaries were run with)")
+    cost.add_argument(
+        "--plan", nargs="+", metavar="OVERLAY",
+        help="price the config with these overlays merged over it instead (e.g. config/full-protocols.yaml, "
+        "the papers' full protocols); each job's measured time is scaled by its model fits",
+    )
     cost.set_defaults(func=_cost)
 
     listing = sub.add_parser(
@@ -222,7 +227,8 @@ def _cost(args) -> None:
     from .config import load_config
     from .cost import estimate, to_markdown
 
-    print(to_markdown(estimate(load_config(args.config))))
+    plan = load_config(args.config, *args.plan) if args.plan else None
+    print(to_markdown(estimate(load_config(args.config), plan=plan)))
 
 
 def _write_reproduction(config: dict, args) -> None:

@@ -76,9 +76,27 @@ def check_schema(node: Any, schema: dict, what: str) -> None:
         raise ConfigError(f"invalid {what}:\n" + "\n".join(_describe(e) for e in errors))
 
 
-def load_config(path: str | os.PathLike) -> dict[str, Any]:
-    """Read and validate a workflow config file; return it with defaults filled in."""
-    return validate_config(read_yaml(path, "config file"))
+def load_config(path: str | os.PathLike, *overlays: str | os.PathLike) -> dict[str, Any]:
+    """Read and validate a workflow config file; return it with defaults filled in.
+
+    Each of ``overlays`` is merged over it first, mapping by mapping, as Snakemake
+    merges ``--configfile A B`` (a later file's value replaces an earlier one's; lists
+    are replaced whole).
+    """
+    config = read_yaml(path, "config file")
+    for overlay in overlays:
+        _merge(config, read_yaml(overlay, "config overlay"))
+    return validate_config(config)
+
+
+def _merge(base: dict, over: dict) -> None:
+    """Merge ``over`` into ``base`` in place, recursively for mappings."""
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            base[key] = dict(base[key])  # YAML aliases share one mapping: change only this key's
+            _merge(base[key], value)
+        else:
+            base[key] = value
 
 
 def validate_config(config: Any) -> dict[str, Any]:

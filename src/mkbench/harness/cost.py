@@ -10,6 +10,14 @@ its planned jobs. A method and data set without a measured job that is still
 planned is counted apart ("unmeasured jobs"). Times leave out each job's start-up (Python, imports, reading
 the data: a few seconds). A job is known by its name only: a job whose parameters
 changed under the same name is priced at its old time.
+
+A *plan* (another config, e.g. the committed one with ``config/full-protocols.yaml``
+over it: :func:`mkbench.harness.config.load_config`) is priced from the summaries of
+the config that produced them: its jobs are planned from the plan, and each job's
+mean time is scaled by the model fits one job makes under the plan over those under
+the measured config (:func:`fits_per_job`: cross-validation folds times grid
+settings, plus the refit), to first order: a fold fit on 4/5 of the points is
+counted like one on 2/3.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .config import plan_jobs
@@ -29,15 +38,34 @@ JOB_FIELDS = ["method", "param", "dataset", "seed", "split"]
 COLUMNS = ["experiment", "planned jobs", "measured jobs", "unmeasured jobs", "measured CPU h", "estimated CPU h"]
 
 
-def estimate(config: dict[str, Any], root: str | os.PathLike = ".") -> pd.DataFrame:
-    """One row per experiment of ``config`` (:data:`COLUMNS`), from the summaries under ``root``."""
+def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dict[str, Any] | None = None) -> pd.DataFrame:
+    """One row per experiment (:data:`COLUMNS`), from the summaries under ``root``.
+
+    Parameters
+    ----------
+    config : dict
+        The validated config whose jobs the summaries measured.
+    root : path, default="."
+        The folder holding ``results/summary``.
+    plan : dict, optional
+        A validated config to price instead (the same experiment names): its planned
+        jobs, each at the measured mean of its method and data set times
+        :func:`fits_per_job` under ``plan`` over under ``config``.
+        None prices ``config`` itself.
+    """
+    plan = config if plan is None else plan
     rows = []
-    for experiment in config["experiments"]:
-        planned = pd.DataFrame([vars(job) for job in plan_jobs(config, [experiment])])[JOB_FIELDS]
+    for experiment in plan["experiments"]:
+        planned = pd.DataFrame([vars(job) for job in plan_jobs(plan, [experiment])])[JOB_FIELDS]
         path = Path(root) / "results" / "summary" / f"{experiment}.csv"
         measured = _job_seconds(pd.read_csv(path)) if path.exists() else pd.DataFrame(columns=[*JOB_FIELDS, "seconds"])
+        if experiment in config["experiments"]:
+            measured = measured.merge(
+                pd.DataFrame([vars(job) for job in plan_jobs(config, [experiment])])[JOB_FIELDS], on=JOB_FIELDS
+            )
         still = planned.merge(measured, on=JOB_FIELDS, how="inner")
-        mean = still.groupby(["method", "dataset"])["seconds"].mean().rename("mean").reset_index()
+        mean = measured.groupby(["method", "dataset"])["seconds"].mean().rename("mean").reset_index()
+        mean["mean"] *= mean["method"].map(lambda method: _work_ratio(plan, config, experiment, method))
         priced = planned.merge(mean, on=["method", "dataset"], how="left")
         rows.append({
             "experiment": experiment,
@@ -48,6 +76,31 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".") -> pd.DataFr
             "estimated CPU h": priced["mean"].sum() / 3600,
         })
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def fits_per_job(method: dict[str, Any]) -> int:
+    """Model fits one job of a config method makes: for ``staged-cv``, the folds times the grid settings
+    (and times the bandwidth grid of ``svc_bandwidth_grid``) plus the refit; else 1."""
+    if method["estimator"] != "staged-cv":
+        return 1
+    params = method["params"]
+    folds = params.get("cv", 5)
+    fits = folds * _settings(params.get("param_grid", {})) + 1
+    if "svc_bandwidth_grid" in params:
+        fits += folds * _settings(params["svc_bandwidth_grid"])
+    return fits
+
+
+def _settings(grid: dict[str, list]) -> int:
+    return int(np.prod([len(values) for values in grid.values()])) if grid else 1
+
+
+def _work_ratio(plan: dict[str, Any], config: dict[str, Any], experiment: str, method: str) -> float:
+    """Fits per job of ``method`` under ``plan`` over under ``config`` (1 where ``config`` lacks it)."""
+    measured = config["experiments"].get(experiment, {}).get("methods", {}).get(method)
+    if measured is None:
+        return 1.0
+    return fits_per_job(plan["experiments"][experiment]["methods"][method]) / fits_per_job(measured)
 
 
 def to_markdown(frame: pd.DataFrame) -> str:
