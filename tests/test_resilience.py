@@ -1,5 +1,6 @@
 """Resilience (issue 8, part 3): a killed workflow resumes, runs repeat exactly, a damaged cache
-is fetched again, and a solver failure reaches the table.
+is fetched again, and a solver failure reaches the table. Ctrl-C says in one line that the same
+command resumes the run, and a failing job still shows its error (issue 23).
 
 The workflow tests run Snakemake on a copy of ``workflow/`` and ``config/`` in a temporary
 folder (as tests/test_workflow.py does), never in the repository's ``results/``.
@@ -8,6 +9,7 @@ folder (as tests/test_workflow.py does), never in the repository's ``results/``.
 import json
 import math
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -25,6 +27,7 @@ from mkbench._io import atomic_open, write_json
 from mkbench.exceptions import SolverError
 from mkbench.harness.config import load_config, plan_jobs
 from mkbench.harness.datasets import Dataset, load
+from mkbench.harness.job_log import RESUME
 from mkbench.harness.report import collect_records, write_table
 from mkbench.harness.splits import load_split
 
@@ -143,19 +146,42 @@ def _group_alive(pgid):
 KILL_WAIT = 30
 
 
-def _run_and_kill(workdir, sig):
-    """Start the workflow in its own process group, send ``sig`` to the group as soon as the first
-    fit record exists, and wait until every process of the group is gone; a group still alive after
-    :data:`KILL_WAIT` seconds gets SIGKILL, as a batch system would send it. Returns the exit code and
-    the number of records at the kill."""
+def _first_record(workdir):
+    """The moment of a SIGTERM or a SIGKILL: the first fit record exists."""
+    return bool(_records(workdir))
+
+
+def _mid_fit(workdir):
+    """The moment of a Ctrl-C: the first fit record exists, a fit job is running (its script has
+    opened its log, not yet written its record), and no job is starting.
+
+    A job that Ctrl-C stops before its script's first line (``log_to``) prints Python's own
+    KeyboardInterrupt traceback: the few hundredths of a second in which Python and Snakemake's
+    preamble start, before mkbench's code runs in the job, are out of the workflow's reach."""
+    fit_logs = workdir / "results" / "logs" / "fit"
+    output = (workdir / "killed-run.log").read_text()
+    started = [workdir / path for path in re.findall(r"^    log: (\S+)$", output, flags=re.M)]
+    running = [log for log in started if log.is_relative_to(fit_logs) and log.exists()
+               and not (workdir / "results" / "runs" / log.relative_to(fit_logs)).with_suffix(".json").exists()]
+    return _first_record(workdir) and bool(running) and all(log.exists() for log in started)
+
+
+def _run_and_kill(workdir, sig, ready=_first_record):
+    """Start the workflow in its own process group, send ``sig`` to the group as soon as
+    ``ready(workdir)``, and wait until every process of the group is gone; a group still alive after
+    :data:`KILL_WAIT` seconds gets SIGKILL, as a batch system would send it. The workflow's output is in
+    ``killed-run.log``. Returns the exit code and the number of records at the kill."""
     with open(workdir / "killed-run.log", "w") as log:
+        # SIGINT at its default in the workflow, as in a terminal's foreground job, even when the tests
+        # run in the background of a non-interactive shell, which starts them with SIGINT ignored.
         proc = subprocess.Popen([SNAKEMAKE, "--cores", "2", "--configfile", "small.yaml"], cwd=workdir,
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 300
-        while not _records(workdir):
+        while not ready(workdir):
             assert proc.poll() is None, f"no fit job ran: {(workdir / 'killed-run.log').read_text()[-3000:]}"
-            assert time.monotonic() < deadline, "no fit record after 300 s"
+            assert time.monotonic() < deadline, f"not {ready.__name__} after 300 s"
             time.sleep(0.05)
         os.killpg(proc.pid, sig)
         n_at_kill = len(_records(workdir))
@@ -185,6 +211,24 @@ def _check_record(path, job, workdir):
     assert record["status"] in ("optimal", "max_iter") and math.isfinite(record[metric])
 
 
+def _check_complete(workdir, jobs):
+    """Every job's record is complete, every table counts every run, and nothing is left to redo."""
+    records = {str(path.relative_to(workdir)): path for path in _records(workdir)}
+    assert sorted(records) == sorted(jobs)
+    for name, path in records.items():
+        _check_record(path, jobs[name], workdir)
+    assert _tmp_files(workdir / "results") == [] and _tmp_files(workdir / "resources") == []
+    for table, keep in KILL_METHODS.items():
+        md = (workdir / "results" / "tables" / f"{table}.md").read_text()
+        assert all(f"| {method} " in md for method in keep)
+        csv = pd.read_csv(workdir / "results" / "tables" / f"{table}.csv")
+        test = csv[csv["metric"].isin(["test_mse", "test_error"])]
+        n_splits = len({job.split for job in jobs.values() if job.experiment == table})
+        assert sorted(test["method"]) == sorted(keep)
+        assert (test["n"] == n_splits).all() and (test["n_failed"] == 0).all()  # every run counted, none lost
+    assert "Nothing to be done" in _snakemake(workdir, "-n").stdout  # and nothing is left to redo
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_workflow_killed_during_fit_jobs_resumes_to_complete_records(sig, workdir):
@@ -204,21 +248,49 @@ def test_workflow_killed_during_fit_jobs_resumes_to_complete_records(sig, workdi
         assert _snakemake(workdir, "--unlock").returncode == 0
         rerun = _snakemake(workdir)
     assert rerun.returncode == 0, rerun.stderr[-3000:]
+    _check_complete(workdir, jobs)
 
-    records = {str(path.relative_to(workdir)): path for path in _records(workdir)}
-    assert sorted(records) == sorted(jobs)
-    for name, path in records.items():
-        _check_record(path, jobs[name], workdir)
-    assert _tmp_files(workdir / "results") == [] and _tmp_files(workdir / "resources") == []
-    for table, keep in KILL_METHODS.items():
-        md = (workdir / "results" / "tables" / f"{table}.md").read_text()
-        assert all(f"| {method} " in md for method in keep)
-        csv = pd.read_csv(workdir / "results" / "tables" / f"{table}.csv")
-        test = csv[csv["metric"].isin(["test_mse", "test_error"])]
-        n_splits = len({job.split for job in jobs.values() if job.experiment == table})
-        assert sorted(test["method"]) == sorted(keep)
-        assert (test["n"] == n_splits).all() and (test["n_failed"] == 0).all()  # every run counted, none lost
-    assert "Nothing to be done" in _snakemake(workdir, "-n").stdout  # and nothing is left to redo
+
+#: What Snakemake says of a job, or of the run, that failed: none of it in a run that only Ctrl-C stopped.
+FAILURE_WORDS = ("Error in rule", "RuleException", "CalledProcessError", "died with", "Traceback",
+                 "KeyboardInterrupt", "WorkflowError", "did not complete successfully")
+
+
+@pytest.mark.slow
+def test_ctrl_c_says_once_that_the_same_command_resumes_and_it_does(workdir):
+    shutil.rmtree(workdir / "results", ignore_errors=True)
+    jobs = {job.record_path: job for job in plan_jobs(load_config(workdir / "small.yaml"))}
+
+    code, n_at_kill = _run_and_kill(workdir, signal.SIGINT, ready=_mid_fit)
+    console = (workdir / "killed-run.log").read_text()
+    assert code != 0 and 0 < n_at_kill < len(jobs), console[-3000:]
+    stopped = [log for log in (workdir / "results" / "logs" / "fit").rglob("*.log")
+               if log.read_text().splitlines()[-1:] == [RESUME]]
+    assert stopped, f"Ctrl-C stopped no fit job: {console[-3000:]}"  # or the test would show nothing
+    assert console.count(RESUME) == 1, console[-3000:]
+    assert not [word for word in FAILURE_WORDS if word in console], console[-3000:]  # nothing failed before it
+    assert "Terminating processes on user request" in console[console.index(RESUME):]  # Snakemake stopped as ever
+
+    rerun = _snakemake(workdir)  # no lock left behind, no --unlock
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    _check_complete(workdir, jobs)
+
+
+@pytest.mark.slow
+def test_a_failing_job_still_shows_its_error(tmp_path):
+    folder = workflow_copy(tmp_path, {"smoke-regression": ["krr"]})
+    config = yaml.safe_load((folder / "small.yaml").read_text())
+    # Accepted by the config's checks (a parameter the estimator has), refused by the estimator's fit.
+    config["experiments"]["smoke-regression"]["methods"]["krr"]["params"]["max_evals"] = 0
+    (folder / "small.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+
+    result = _snakemake(folder)
+    console = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "Error in rule fit" in console
+    assert ("error: InvalidParameterError: The 'max_evals' parameter of SelectedKernelRidge must be an int in "
+            "the range [1, inf). Got 0 instead.") in console
+    assert RESUME not in console
 
 
 # ------------------------------------------------------------------ the same config twice
