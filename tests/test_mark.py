@@ -9,7 +9,7 @@ from mkbench import MARKRegressor
 from mkbench.harness.methods import make_method
 from mkbench.kernels import RBF, WeakRBF, mean_squared_distance
 from mkbench.masters.ridge import RidgeMaster, StagewiseMaster
-from mkbench.oracles.width_search import DEFAULT_SIGMA_GRID, KernelColumnSearch, _sigma_chains
+from mkbench.oracles.width_search import DEFAULT_SIGMA_GRID, KernelColumnSearch, _exp_parts, _sigma_chains
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +134,50 @@ def test_search_scores_and_choice_equal_brute_force(data, kernel, grid):
     assert pricing.choice == tuple(int(i) for i in best)
     assert pricing.max_violation == pytest.approx(np.abs(brute).max(), rel=1e-9)
     np.testing.assert_allclose(pricing.column @ r, brute[best], rtol=1e-9)
+
+
+def test_exponential_of_the_fused_search_is_within_an_ulp_of_numpy():
+    x = np.concatenate([[0.0, -708.0], -np.geomspace(1e-300, 708.0, 4000), -np.linspace(0.0, 1.0, 1001)])
+    values = np.array([p * np.array(bits, dtype=np.int64).view(np.float64) for p, bits in map(_exp_parts, x)])
+    assert values[0] == 1.0  # the centre's own term, exactly
+    assert np.all(np.abs(values - np.exp(x)) <= np.spacing(np.exp(x)))
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "weak_rbf"])
+@pytest.mark.parametrize(
+    "grid",
+    [
+        DEFAULT_SIGMA_GRID,  # two chains of 13 and 12 widths
+        2.0 ** np.arange(-8.0, 4.5),  # one chain of 13: three full passes of four squarings
+        np.array([0.1, 0.2, 0.4, 0.8, 1.6, 3.2]),  # one chain of 6: a pass that runs past its end
+        np.array([0.3, 1.0, 2.5, 5.0]),  # a chain 2.5, 5 and two single widths
+        np.array([0.07, 0.5, 0.9, 1.3, 7.0]),  # no factor 2 at all: one exponential per width
+    ],
+    ids=["default", "chain13", "chain6", "mixed", "no-chain"],
+)
+@pytest.mark.parametrize("n_sample", [9, None], ids=["sampled", "exhaustive"])
+def test_fused_scores_equal_the_kernel_columns(kernel, grid, n_sample):
+    # several blocks of training points (the last one partial), spreads of many orders of
+    # magnitude (columns underflowing to 0 at small widths), repeated points (distance 0)
+    rng = np.random.default_rng(7)
+    n = 1300 if n_sample else 530
+    X = rng.standard_t(2, size=(n, 4)) * np.array([1.0, 30.0, 0.01, 5.0])
+    X[100:110] = X[0]
+    r = rng.normal(size=n) * rng.choice([1e-3, 1.0, 1e3], size=n)
+    search = KernelColumnSearch(X, kernel, grid, n_sample, np.random.RandomState(3))
+    centres = search._sample()
+    scores = search.scores(r, centres)
+    assert scores.shape == (centres.size, search.n_attributes, grid.size)
+    direct = np.empty_like(scores)
+    bound = np.empty_like(scores)  # sum_i |K_i r_i|: the scale of each sum's rounding
+    for g in range(search.n_attributes):
+        for k in range(grid.size):
+            K = search.kernel(g, k)(X, X[centres])  # the columns K(X, x_n), by the kernel objects
+            direct[:, g, k] = K.T @ r
+            bound[:, g, k] = np.abs(K).T @ np.abs(r)
+    assert np.all(np.abs(scores - direct) <= 1e-10 * bound)
+    np.testing.assert_allclose(scores, direct, rtol=1e-10, atol=1e-10 * np.abs(r).max())
+    assert np.argmax(np.abs(scores)) == np.argmax(np.abs(direct))  # the column the search proposes
 
 
 def test_search_samples_centres_and_skips_chosen_columns(data):

@@ -12,6 +12,9 @@ maximising |K'r| (eq. 16, 17) against the current residual r
 
 from __future__ import annotations
 
+import math
+
+import numba
 import numpy as np
 
 from ..kernels import RBF, Kernel, WeakRBF, mean_squared_distance
@@ -28,9 +31,131 @@ DEFAULT_SIGMA_GRID = 2.0 ** np.arange(-8.0, 4.25, 0.5)
 KERNELS = ("rbf", "weak_rbf")
 
 
-# Elements of one block of distances in the vectorised search (2 MiB of float64),
-# small enough to stay in cache while all widths are priced on it.
-_BLOCK_ELEMENTS = 2**18
+# Training points per block of the fused search: the block's distances, column
+# values and residuals (3 x 4 KiB) and its inputs stay in L1 while every
+# (centre, attribute) row and every width is priced on them.
+_BLOCK = 512
+
+# exp(x) = 2^k exp(f), k = round(x / ln 2), f = x - k ln 2 in [-ln 2 / 2, ln 2 / 2]:
+# ln 2 split in two (Cody-Waite; k ln2_hi is exact for |k| < 2^11), and exp(f) by
+# its Taylor polynomial of degree 13 (remainder < 4e-18 relative).
+_LOG2E = 1.4426950408889634
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+_EXP_TAYLOR = tuple(1.0 / math.factorial(i) for i in range(13, -1, -1))
+# Below _EXP_MIN exp(x) leaves the normal range (< 2^-1021) and is taken as 0; a
+# pass of 4 squarings takes values below _PASS_MIN as 0, so that no subnormal is
+# ever computed (each costs a microcode assist): the values dropped are < 2^-126
+# (~1e-38, the first square), against 1 for the centre's own term of each column.
+_EXP_MIN = -708.0
+_PASS_MIN = 2.0**-63  # (2^-63)^16 = 2^-1008, still normal
+
+
+@numba.njit(cache=True, nogil=True)
+def _exp_parts(x):  # pragma: no cover - compiled
+    """exp(x) for _EXP_MIN <= x <= 0 as (exp(f), k + 1023 shifted to a float64's exponent bits).
+
+    No reassociation is allowed here (it would undo the split of ln 2); the caller
+    multiplies exp(f) by the float64 whose bits are the second value, 2^k. Loops
+    calling it vectorise, where ``np.exp`` is a scalar call (no SVML).
+    """
+    k = np.rint(x * _LOG2E)
+    f = (x - k * _LN2_HI) - k * _LN2_LO
+    p = _EXP_TAYLOR[0]
+    for c in _EXP_TAYLOR[1:]:
+        p = p * f + c
+    return p, (np.int64(k) + 1023) << 52
+
+
+@numba.njit(cache=True, nogil=True, fastmath={"reassoc", "contract", "nsz"})
+def _chain_scores(XT, features, centres, slopes, chains, starts, r, out):  # pragma: no cover - compiled
+    """out[c, g, k] = sum_i exp(slopes[g, k] ||x_i - x_c||^2_g) r_i: eq. 17 for every candidate.
+
+    Blocks of ``_BLOCK`` training points are taken in turn; on each, for every
+    centre c and attribute group g, the squared distances over the group's
+    features (rows ``features[g]:features[g + 1]`` of ``XT``) are computed once,
+    then every width is priced on them: chain by chain (``chains[starts[h]:starts[h + 1]]``,
+    grid indices sigma, sigma/2, sigma/4, ...), one exponential for the first
+    width and a squaring for each further one, each width's column block dotted
+    with the block of r. The squarings go four widths per pass over the block,
+    the value of each point and the four sums held in registers. The
+    reassociated sums (fastmath, within this function only) are what let the
+    dot products vectorise; the exponential's own arithmetic (:func:`_exp_parts`)
+    is not reassociated.
+
+    Parameters
+    ----------
+    XT : ndarray of shape (n_features, n_samples)
+        The training inputs, one feature per contiguous row.
+    features : ndarray of int of shape (n_groups + 1,)
+        Feature rows of each group: all of them for the RBF kernel, one for each weak kernel.
+    centres : ndarray of int
+        Columns of ``XT`` that are the candidate centres.
+    slopes : ndarray of shape (n_groups, n_sigmas)
+        -1 / sigma for the absolute sigma of each (group, grid point); given, as
+        a division in the loop would be (reassociation turns a * d back into -d / sigma).
+    chains, starts : ndarray of int
+        The grid indices chain after chain, and where each chain starts (and the end).
+    r : ndarray of shape (n_samples,)
+    out : ndarray of shape (len(centres), n_groups, n_sigmas)
+        Filled with the scores.
+    """
+    n = XT.shape[1]
+    n_groups = slopes.shape[0]
+    out[:] = 0.0
+    d = np.empty(_BLOCK)
+    e = np.empty(_BLOCK)
+    bits = np.empty(_BLOCK, dtype=np.int64)
+    scale = bits.view(np.float64)
+    for start in range(0, n, _BLOCK):
+        m = min(_BLOCK, n - start)
+        rb = r[start : start + m]
+        for c in range(centres.size):
+            centre = centres[c]
+            for g in range(n_groups):
+                d[:m] = 0.0
+                for j in range(features[g], features[g + 1]):
+                    xj = XT[j, start : start + m]
+                    v = XT[j, centre]
+                    for i in range(m):
+                        t = xj[i] - v
+                        d[i] += t * t
+                for h in range(starts.size - 1):
+                    k = chains[starts[h]]
+                    a = slopes[g, k]
+                    for i in range(m):
+                        x = a * d[i]
+                        p, b = _exp_parts(max(x, _EXP_MIN))
+                        e[i] = p if x >= _EXP_MIN else 0.0
+                        bits[i] = b
+                    acc = 0.0
+                    for i in range(m):
+                        v = e[i] * scale[i]
+                        e[i] = v
+                        acc += v * rb[i]
+                    out[c, g, k] += acc
+                    for q in range(starts[h] + 1, starts[h + 1], 4):  # 4 widths per pass, in registers
+                        a0 = a1 = a2 = a3 = 0.0
+                        for i in range(m):
+                            v = e[i] if e[i] >= _PASS_MIN else 0.0
+                            w = rb[i]
+                            v = v * v
+                            a0 += v * w
+                            v = v * v
+                            a1 += v * w
+                            v = v * v
+                            a2 += v * w
+                            v = v * v
+                            a3 += v * w
+                            e[i] = v
+                        last = starts[h + 1] - q  # a pass past the chain's end prices nothing more
+                        out[c, g, chains[q]] += a0
+                        if last > 1:
+                            out[c, g, chains[q + 1]] += a1
+                        if last > 2:
+                            out[c, g, chains[q + 2]] += a2
+                        if last > 3:
+                            out[c, g, chains[q + 3]] += a3
 
 
 def _sigma_chains(grid: np.ndarray) -> list[list[int]]:
@@ -122,16 +247,19 @@ class KernelColumnSearch:
             self.attributes = np.flatnonzero(spread > 0)
             self._default_widths = spread[self.attributes]
             self._XT = np.ascontiguousarray(self.X[:, self.attributes].T)
+            self._features = np.arange(self.attributes.size + 1)  # group g: the g-th usable attribute
         else:
             spread = np.array([mean_squared_distance(self.X)])
             self.attributes = None
             self._default_widths = spread[spread > 0]
             self._XT = np.ascontiguousarray(self.X.T)
-            self._squared_norms = np.einsum("ij,ij->i", self.X, self.X)
+            self._features = np.array([0, self.X.shape[1]])  # one group: every feature
         self.widths = self._default_widths[:, None] * self.sigma_grid[None, :]
-        self._chains = _sigma_chains(self.sigma_grid)
+        self._slopes = -1.0 / self.widths
+        chains = _sigma_chains(self.sigma_grid)
+        self._chains = np.array([k for chain in chains for k in chain], dtype=np.intp)
+        self._chain_starts = np.cumsum([0] + [len(chain) for chain in chains], dtype=np.intp)
         self.chosen: set[tuple[int, int, int]] = set()
-        self._buffer: np.ndarray | None = None
 
     @property
     def n_attributes(self) -> int:
@@ -150,28 +278,14 @@ class KernelColumnSearch:
         n, group, k = choice
         return self.kernel(group, k)(self.X, self.X[[n]])[:, 0]
 
-    def _scaled_distances(self, centres: np.ndarray, groups: np.ndarray, out: np.ndarray) -> np.ndarray:
-        """Squared distances over the default width into ``out``: rows (centre, group), columns the training points."""
-        if self.attributes is None:  # ||c||^2 + ||x||^2 - 2 c'x, the norms computed once
-            np.matmul(self.X[centres], self._XT, out=out)
-            out *= -2.0
-            out += self._squared_norms[centres][:, None]
-            out += self._squared_norms[None, :]
-            np.maximum(out, 0.0, out=out)
-        else:
-            np.take(self._XT, groups, axis=0, out=out)
-            out -= self.X[centres, self.attributes[groups]][:, None]
-            out *= out
-        out /= self._default_widths[groups][:, None]
-        return out
-
     def scores(self, r: np.ndarray, centres: np.ndarray) -> np.ndarray:
-        """K'r for every candidate (centre, attribute, sigma) at once: eq. 17, vectorised.
+        """K'r for every candidate (centre, attribute, sigma) at once: eq. 17, in one fused pass.
 
-        The (centre, attribute) pairs are processed in cache-sized blocks; for each
-        block the scaled squared distances are computed once and every sigma of
-        the grid is priced on them, one exponential per chain sigma, sigma/2, ...
-        and a squaring for each further width (:func:`_sigma_chains`).
+        The training points are taken in cache-sized blocks; on each block, for
+        every (centre, attribute) the squared distances are computed once (by
+        differences, exact) and every sigma of the grid is priced on them, one
+        exponential per chain sigma, sigma/2, ... and a squaring for each further
+        width (:func:`_sigma_chains`, :func:`_chain_scores`). float64 throughout.
 
         Parameters
         ----------
@@ -184,24 +298,10 @@ class KernelColumnSearch:
         -------
         ndarray of shape (len(centres), n_attributes, n_sigmas)
         """
-        n_groups, n_sigmas = self.widths.shape
-        pairs = len(centres) * n_groups
-        out = np.empty((pairs, n_sigmas))
-        step = max(1, _BLOCK_ELEMENTS // self.X.shape[0])
-        if self._buffer is None or self._buffer.shape[1] < step:  # reused: fresh pages are slow
-            self._buffer = np.empty((2, step, self.X.shape[0]))
-        for start in range(0, pairs, step):
-            rows = np.arange(start, min(pairs, start + step))
-            D, E = self._buffer[0, : rows.size], self._buffer[1, : rows.size]
-            self._scaled_distances(centres[rows // n_groups], rows % n_groups, D)
-            for chain in self._chains:
-                np.multiply(D, -1.0 / self.sigma_grid[chain[0]], out=E)
-                np.exp(E, out=E)
-                out[rows, chain[0]] = E @ r
-                for k in chain[1:]:
-                    np.multiply(E, E, out=E)
-                    out[rows, k] = E @ r
-        return out.reshape(len(centres), n_groups, n_sigmas)
+        out = np.empty((len(centres), *self.widths.shape))
+        _chain_scores(self._XT, self._features, np.asarray(centres, dtype=np.intp), self._slopes, self._chains,
+                      self._chain_starts, np.ascontiguousarray(r, dtype=np.float64), out)
+        return out
 
     def _sample(self) -> np.ndarray:
         n = self.X.shape[0]
