@@ -176,6 +176,8 @@ def test_dashboard(tmp_path, pricing_record):
     record = _common.Record("scaling", 4, "a scaling series", _common.parser("x").parse_args(["--json", str(scaling)]))
     record.add_series("ours", [100, 200, 400], [1.0, 2.0, 4.0], x="N")
     record.add_ratio("time ours / peer", _common.measure("ours", 1.0), _common.measure("peer", 5.0), 0.2, "<= 0.25")
+    record.add_table("side by side", ["data set", "method", "test error"],
+                     [["toy", "ours", 0.25], ["toy", "peer", float("nan")]], note="a note")
     record.write()
     out, figure = tmp_path / "BENCHMARKS.md", tmp_path / "figures" / "scaling.png"
     done = run("dashboard", str(pricing), str(scaling), "--out", str(out), "--figure", str(figure),
@@ -192,6 +194,15 @@ def test_dashboard(tmp_path, pricing_record):
     assert "| 4 | scaling | time ours / peer | ours: 1 s vs peer: 5 s | 0.2 | <= 0.25 | met |" in rows
     assert pricing_record["machine"]["cpu"] in text and "snakemake bench" in text
     assert "](figures/scaling.png)" in text and figure.read_bytes()[:4] == b"\x89PNG"
+    side = text.split("## Side by side")[1].split("## Scaling")[0]  # the tables, after the ratios
+    assert ("### scaling: side by side\n\n| data set | method | test error |\n|:---|:---|---:|\n"
+            "| toy | ours | 0.25 |\n| toy | peer | — |\n\na note\n") in side
+
+
+def test_table_rows_match_columns():
+    assert _common.table("t", ["a", "b"], [["x", 1]])["rows"] == [["x", 1]]
+    with pytest.raises(ValueError, match="a row of 1 cells for 2 columns"):
+        _common.table("t", ["a", "b"], [["x"]])
 
 
 def test_dashboard_rejects_other_json(tmp_path):
