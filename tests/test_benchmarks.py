@@ -116,6 +116,10 @@ def test_mkl_peers(tmp_path):
     for r in record["ratios"]:
         ours, peer = r["ours"]["label"], r["peer"]["label"]
         assert r["value"] == pytest.approx(results[ours]["seconds"] / results[peer]["seconds"])
+    table = record["tables"][0]  # the side by side: one row per method, the means of the ratios' runs
+    assert [row[:2] for row in table["rows"]] == [["random", method] for method in results]
+    for row in table["rows"]:
+        assert row[2:] == pytest.approx([results[row[1]][key] for key in ("test_error", "n_kernels", "seconds")])
 
 
 @pytest.mark.mirror
