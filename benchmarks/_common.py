@@ -159,6 +159,17 @@ def machine() -> dict[str, Any]:
     }
 
 
+def versions(names: Sequence[str]) -> str:
+    """The installed versions of ``names`` ("colboost 0.1.5, gurobipy 13.0.3"; "absent" if not installed)."""
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} absent")
+    return ", ".join(found)
+
+
 def parser(doc: str) -> argparse.ArgumentParser:
     """An argument parser with the options every benchmark takes: ``--json`` and ``--quick``."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])

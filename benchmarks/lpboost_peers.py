@@ -113,7 +113,7 @@ from types import SimpleNamespace
 os.environ.setdefault("TQDM_DISABLE", "1")  # colboost's progress bar, read when tqdm starts a bar
 
 import numpy as np
-from _common import Record, measure, parser
+from _common import Record, measure, parser, versions
 from sklearn.base import clone
 from sklearn.tree import DecisionTreeClassifier
 
@@ -379,6 +379,7 @@ def main() -> None:
                     args)
     if args.quick:
         record.notes.append(f"--quick: {QUICK['n']} random points, one split, cap {QUICK['max_iter']}; measures nothing")
+    record.notes.append(f"peer: {versions(['colboost', 'gurobipy'])}")
     limits = colboost_limits()
     record.timings["colboost_limits"] = limits
     print("colboost:", limits, flush=True)

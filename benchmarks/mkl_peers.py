@@ -38,7 +38,7 @@ from time import perf_counter
 from types import SimpleNamespace
 
 import numpy as np
-from _common import Record, measure, parser
+from _common import Record, measure, parser, versions
 from sklearn.svm import SVC
 
 from mkbench.harness.config import load_config
@@ -143,6 +143,7 @@ def main() -> None:
     record = Record("mkl_peers", 22, "SILP / SimpleMKL vs MKLpy's EasyMKL, GRAM, AverageMKL: same kernels, same splits",
                     args)
     config = load_config(args.config)
+    record.notes.append(f"peer: {versions(['MKLpy', 'torch'])}")
     if args.quick:
         record.notes.append(f"--quick: 60 random points, one split, the {EXPERIMENTS[0]} settings; measures nothing")
     results, rows = {}, []

@@ -159,6 +159,7 @@ def test_lpboost_peers(tmp_path):
     assert set(record["timings"]["seed_check"]) == {"random split 0"}
     assert record["timings"]["runs"]["random"]["colboost LPBoost"][0]["learners"] == peer["n_iter"]
     assert len(record["tables"][0]["rows"]) == len(results)
+    assert any(note.startswith("peer: colboost ") and "gurobipy " in note for note in record["notes"])
 
 
 def test_colboost_licence_bound_and_lp_objective():
@@ -251,6 +252,10 @@ def test_dashboard(tmp_path, pricing_record):
     side = text.split("## Side by side")[1].split("## Scaling")[0]  # the tables, after the ratios
     assert ("### scaling: side by side\n\n| data set | method | test error |\n|:---|:---|---:|\n"
             "| toy | ours | 0.25 |\n| toy | peer | — |\n\na note\n") in side
+
+
+def test_versions():
+    assert _common.versions(["numpy", "no-such-package-here"]) == f"numpy {np.__version__}, no-such-package-here absent"
 
 
 def test_table_rows_match_columns():
