@@ -8,6 +8,7 @@ prints the ratios; with ``--json PATH`` it also writes a small record that
      "parameters": {...},                       # what it ran with (argparse values)
      "ratios": [{"what", "ours", "peer", "value", "goal", "met", "note"}],
      "series": [{"label", "x", "sizes", "seconds"}],   # for the log-log scaling plot
+     "tables": [{"title", "columns", "rows", "note"}], # side-by-side tables (peers), optional
      "timings": {...},                          # the raw measurements
      "notes": [...],                            # deviations from the issue's sizes, etc.
      "machine": {...}, "load": {"start": [1, 5, 15 min], "end": [...]},
@@ -15,7 +16,9 @@ prints the ratios; with ``--json PATH`` it also writes a small record that
 
 ``ours`` and ``peer`` are ``{"label", "value", "unit"}``; ``goal`` is a string
 ``"<= 0.25"`` / ``">= 4"`` or None (a measured ratio the issues set no goal for),
-and ``met`` is the goal applied to ``value`` (None without a goal).
+and ``met`` is the goal applied to ``value`` (None without a goal). A table's
+``rows`` are lists of cells (str or number), one per ``columns`` entry; the
+dashboard renders each one under its benchmark.
 """
 
 from __future__ import annotations
@@ -94,6 +97,20 @@ def series(label: str, sizes: Sequence[float], seconds: Sequence[float], x: str 
     return {"label": label, "x": x, "sizes": [float(s) for s in sizes], "seconds": [float(s) for s in seconds]}
 
 
+def table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], note: str = "") -> dict[str, Any]:
+    """A side-by-side table for the dashboard: ``rows`` of cells (str or number), one cell per column.
+
+    Raises
+    ------
+    ValueError
+        If a row has not one cell per column.
+    """
+    for row in rows:
+        if len(row) != len(columns):
+            raise ValueError(f"table {title!r}: a row of {len(row)} cells for {len(columns)} columns: {list(row)}")
+    return {"title": title, "columns": list(columns), "rows": [list(row) for row in rows], "note": note}
+
+
 def _cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -142,6 +159,17 @@ def machine() -> dict[str, Any]:
     }
 
 
+def versions(names: Sequence[str]) -> str:
+    """The installed versions of ``names`` ("colboost 0.1.5, gurobipy 13.0.3"; "absent" if not installed)."""
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} absent")
+    return ", ".join(found)
+
+
 def parser(doc: str) -> argparse.ArgumentParser:
     """An argument parser with the options every benchmark takes: ``--json`` and ``--quick``."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
@@ -171,6 +199,7 @@ class Record:
         self.path = args.json
         self.ratios: list[dict[str, Any]] = []
         self.series: list[dict[str, Any]] = []
+        self.tables: list[dict[str, Any]] = []
         self.timings: dict[str, Any] = {}
         self.notes: list[str] = []
         self._load_start = os.getloadavg()
@@ -186,6 +215,10 @@ class Record:
         """Append :func:`series` (same arguments)."""
         self.series.append(series(*args, **kwargs))
 
+    def add_table(self, *args: Any, **kwargs: Any) -> None:
+        """Append :func:`table` (same arguments)."""
+        self.tables.append(table(*args, **kwargs))
+
     def write(self) -> None:
         """Write the record to the ``--json`` path, atomically; nothing without ``--json``."""
         if not self.path:
@@ -198,6 +231,7 @@ class Record:
             "parameters": self.parameters,
             "ratios": self.ratios,
             "series": self.series,
+            "tables": self.tables,
             "timings": self.timings,
             "notes": self.notes,
             "machine": machine(),

@@ -9,6 +9,8 @@ and writes, without measuring anything itself:
 
 * one table of every ratio beside its goal (met / not met), each measured within
   one script run against its peer;
+* the side-by-side tables a record carries (the peers' accuracy, sparsity and
+  time beside ours), one section per table;
 * the machine (CPU, cores, memory, OS, Python, package versions, BLAS) and the
   load average at the start and end of each benchmark;
 * a log-log plot of time against problem size of every scaling series, one
@@ -65,6 +67,28 @@ def ratio_table(records: list[dict[str, Any]]) -> list[str]:
             lines.append(f"| {record['issue']} | {record['benchmark']} | {what} | {versus} | "
                          f"{_number(r['value'])} | {r['goal'] or '—'} | {_met(r['met'])} |")
     return lines
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, bool) or value is None:
+        return "—" if value is None else str(value).lower()
+    if isinstance(value, int | float):
+        return _number(value) if value == value else "—"  # NaN: not measured
+    return str(value)
+
+
+def tables_section(records: list[dict[str, Any]]) -> list[str]:
+    """Every side-by-side table of the records (key ``tables``, optional), under its benchmark's name."""
+    lines = []
+    for record in records:
+        for t in record.get("tables", []):
+            lines += [f"### {record['benchmark']}: {t['title']}", ""]
+            text = [all(isinstance(row[k], str) for row in t["rows"]) for k in range(len(t["columns"]))]
+            lines += ["| " + " | ".join(t["columns"]) + " |",
+                      "|" + "|".join(":---" if is_text else "---:" for is_text in text) + "|"]
+            lines += ["| " + " | ".join(_cell(cell) for cell in row) + " |" for row in t["rows"]]
+            lines += ["", *([t["note"], ""] if t.get("note") else [])]
+    return ["## Side by side", "", *lines] if lines else []
 
 
 def machine_section(records: list[dict[str, Any]]) -> list[str]:
@@ -201,6 +225,7 @@ def render(
         "",
         *ratio_table(records),
         "",
+        *tables_section(records),
         "## Scaling",
         "",
         f"![time against problem size, log-log]({figure_link})",

@@ -15,6 +15,8 @@ BENCHMARKS = {
     "lp_routes": (BENCH_MIRROR, 30, 4000),
     # the MKL peers (MKLpy: pip install -e '.[peers]'), same kernels and splits as ours
     "mkl_peers": (BENCH_MIRROR, 60, 4000),
+    # colboost's LPBoost (pip install -e '.[peers]') against LPBoost and CGEns, Table I's C, count and splits
+    "lpboost_peers": (BENCH_MIRROR, 60, 4000),
     # the defaults to the optimum on raw and centred pixels; Clarabel beside them, capped at 300 s
     "fit_time": (f"{BENCH_MIRROR} --time-limit 300", 30, 4000),
     "mark_scalability": (BENCH_MIRROR, 30, 6000),
