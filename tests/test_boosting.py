@@ -345,7 +345,8 @@ def test_staged_search_reads_fitted_attributes_through_from_the_refit(ssmk_probl
     refit = search.best_estimator_
     for name in ("status_", "history_", "n_support_", "n_columns_by_kernel_", "coef_", "n_unlabeled_"):
         assert getattr(search, name) is getattr(refit, name) or getattr(search, name) == getattr(refit, name)
-    assert search.n_iter_ == refit.n_iter_ == len(search.history_)
+    assert search.n_iter_ == refit.n_iter_ == len(refit.coef_)  # the columns that entered LP (9)
+    assert search.n_lps_ == refit.n_lps_ == len(search.history_)  # one history row per restricted LP
     assert not hasattr(search, "_kernel_idx")  # private: not read through
     with pytest.raises(AttributeError, match="nor has its refitted SSMKClassifier"):
         search.storage_
