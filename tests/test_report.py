@@ -150,6 +150,24 @@ def test_histories_in_long_format_and_curves(tmp_path):
         draw_lines(frame, "n_columns", "duality_gap", tmp_path / "fig2", title="t")
 
 
+def test_line_figures_put_the_legend_under_the_panels(tmp_path, monkeypatch):
+    """The legend takes no width: it sits under the panels (issue 22: legend inside or below)."""
+    import mkbench.harness.report as report
+
+    frame = pd.DataFrame({"dataset": "d", "method": ["a", "a", "b", "b", "c", "c"], "status": "optimal",
+                          "n_train": [10, 20] * 3, "test_error": [0.3, 0.2, 0.35, 0.25, 0.4, 0.3]})
+    drawn = {}
+    monkeypatch.setattr(report, "_save", lambda figure, stem: drawn.setdefault("figure", figure))
+    draw_lines(frame, "n_train", "test_error", tmp_path / "fig", title="t")
+    figure = drawn["figure"]
+    figure.canvas.draw()
+    legend = figure.legends[0]
+    box = legend.get_window_extent()
+    panel = figure.axes[0].get_window_extent()
+    assert box.y1 <= panel.y0  # entirely below the panel
+    assert [t.get_text() for t in legend.get_texts()] == ["a", "b", "c"] and legend.get_title().get_text() == ""
+
+
 def test_the_same_records_draw_the_same_bytes_and_leave_numpy_global_state_alone(tmp_path):
     frame = pd.DataFrame({"dataset": "d", "method": ["a"] * 6 + ["b"] * 6, "status": "optimal",
                           "test_error": np.linspace(0.1, 0.3, 12)})

@@ -220,6 +220,15 @@ def _save(figure, out_stem: str | os.PathLike) -> None:
     _pyplot().close(figure)
 
 
+def _legend_below(grid) -> None:
+    """Move a seaborn grid's legend under its panels, without a title or frame, so it takes no width."""
+    import seaborn as sns
+
+    if grid.legend is not None:
+        n = len(grid.legend.get_texts())
+        sns.move_legend(grid, "upper center", bbox_to_anchor=(0.5, 0.0), ncol=min(n, 4), title=None, frameon=False)
+
+
 def _labelled(frame: pd.DataFrame) -> pd.DataFrame:
     """Label each grid setting of a method as a method of its own, ``"method [C=1.0]"``."""
     frame = frame.copy()
@@ -285,6 +294,7 @@ def draw_lines(
     if logy:
         grid.set(yscale="log")
     grid.set_axis_labels(label(x), label(y))
+    _legend_below(grid)
     _set_title(grid.figure, title)
     _save(grid.figure, out_stem)
 
@@ -315,6 +325,7 @@ def draw_bars(records: pd.DataFrame, prefix: str, out_stem: str | os.PathLike, *
         height=3.2, aspect=max(1.3, len(fields) / 12), sharey=False,
     )
     grid.set_axis_labels(label("k"), label(prefix))
+    _legend_below(grid)
     _set_title(grid.figure, title)
     _save(grid.figure, out_stem)
     return long
