@@ -191,8 +191,9 @@ def cost_section(config_path: str | None, plan: list[str] | None = None) -> list
     if plan:
         full = estimate(config, plan=load_config(config_path, *plan))
         full_hours = full["estimated CPU h"].sum()
-        changed = full[full["estimated CPU h"].round(6) != frame.set_index("experiment")["estimated CPU h"]
-                       .reindex(full["experiment"]).round(6).to_numpy()]
+        committed = dict(zip(frame["experiment"], frame["estimated CPU h"]))
+        changed = full[[abs(hours - committed.get(name, 0.0)) > 1e-6
+                        for name, hours in zip(full["experiment"], full["estimated CPU h"])]]
         lines += [
             f"With the papers' full protocols ({', '.join(f'`{p}`' for p in plan)} over it; "
             f"`mkbench cost --config {config_path} --plan {' '.join(plan)}`): **{full_hours:.1f} CPU hours** "
