@@ -173,6 +173,33 @@ def test_all_columns_at_once_is_the_full_master(data, penalty, solver, positive)
     assert generated.history_[-1]["objective"] == pytest.approx(model.history_[-1]["objective"], rel=1e-6)
 
 
+@pytest.mark.parametrize(("penalty", "solve", "solver", "strategy"), [
+    ("l1", solve_lp, "auto", "stratified"), ("l2", solve_qp, "dual_cd", "stratified"), ("l2", solve_qp, "clarabel", "all"),
+])
+def test_label_signed_columns_equal_the_full_master(data, penalty, solve, solver, strategy):
+    """positive="label": alpha >= 0 on the columns y_j K(., x_j), the optimum of that full master solved directly."""
+    X, labels, _ = data
+    kernels = ["linear", "quadratic", "rbf"]
+    model = CGBoostClassifier(kernels, penalty=penalty, positive="label", C=2.0, solver=solver, strategy=strategy)
+    model.fit(X, labels)
+    K, _ = _full(X, kernels)
+    signed = np.where(labels == "odd", 1.0, -1.0)
+    signs = np.tile(signed, len(kernels))
+    full = solve(K * signs, signed, 2.0, alpha_sign="nonneg", intercept="free")
+    assert model.status_ == "optimal"
+    assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-6 if penalty == "l1" else 1e-4)
+    f_full = K @ (full.alpha * signs) + full.intercept
+    np.testing.assert_allclose(model.decision_function(X), f_full, atol=1e-3 * np.abs(f_full).max())
+    # each coefficient has its centre's label sign, and some of each sign are used
+    centre_sign = signed[[j for _, j in model.columns_]]
+    assert (model.coef_ * centre_sign >= 0).all()
+    assert {1.0, -1.0} <= set(np.sign(model.coef_[model.coef_ != 0]))
+    # the free-sign optimum is at most this one's, the alpha >= 0 one at least (nested feasible sets)
+    free = solve(K, signed, 2.0, alpha_sign="free", intercept="free").objective
+    nonneg = solve(K, signed, 2.0, alpha_sign="nonneg", intercept="free").objective
+    assert free - 1e-6 <= full.objective and full.objective != pytest.approx(nonneg, rel=1e-3)
+
+
 def test_bad_inputs_have_clear_messages(data):
     X, labels, _ = data
     with pytest.raises(ValueError, match=r"y has only one class \('a'\): a classifier needs two classes"):
@@ -183,6 +210,10 @@ def test_bad_inputs_have_clear_messages(data):
         CGBoostClassifier(fit_intercept="yes").fit(X, labels)
     with pytest.raises(KeyError, match="unknown kernel 'sigmoid'; known kernels"):
         CGBoostClassifier(kernels=["sigmoid"]).fit(X, labels)
+    with pytest.raises(ValueError, match="positive must be True .* or 'label'.*got 'yes'"):
+        CGBoostClassifier(positive="yes").fit(X, labels)
+    with pytest.raises(ValueError, match="positive must be True \\(alpha >= 0\\) or False .*got 'label'"):
+        CGBoostRegressor(positive="label").fit(X, labels == "odd")
     with pytest.raises(ValueError, match="strategy must be one of 'full', 'stratified', 'all'.*got 'greedy'"):
         CGBoostClassifier(strategy="greedy").fit(X, labels)
 

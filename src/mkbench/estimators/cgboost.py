@@ -50,18 +50,24 @@ class _CGBoost(BaseEstimator):
     def _library(self) -> list[Kernel]:
         return make_library(self.kernels)
 
-    def _fit_master(self, X: np.ndarray, master: LPMaster | QPMaster | SVMDualMaster) -> None:
-        """Run column generation of ``master`` over the kernel columns of X; set the fitted attributes."""
+    def _fit_master(
+        self, X: np.ndarray, master: LPMaster | QPMaster | SVMDualMaster, signs: np.ndarray | None = None
+    ) -> None:
+        """Run column generation of ``master`` over the kernel columns of X; set the fitted attributes.
+
+        ``signs``: s_j per training point, the master then sees the columns s_j K_p(., x_j)
+        and the model's coefficient of column (p, j) is s_j alpha_j.
+        """
         if X.shape[0] < 2:
             raise ValueError(f"{type(self).__name__} needs at least 2 samples to learn from, got 1 sample")
-        columns = KernelColumns(X, self._library(), memory_budget=self.memory_budget)
+        columns = KernelColumns(X, self._library(), memory_budget=self.memory_budget, signs=signs)
         oracle = KernelOracle(columns, strategy="full" if self.strategy == "all" else self.strategy,
                               priority=self.priority, columns_per_iteration=self.columns_per_iteration)
         entered = _enter_all(columns, master, oracle) if self.strategy == "all" else []
         self.kernels_ = columns.kernels
 
         def monitor(solution, choices):  # the current model, fitted for the user's callback
-            self._set_model(X, solution, entered + choices)
+            self._set_model(X, solution, entered + choices, signs)
             return self.callback(self)
 
         result = column_generation(
@@ -71,7 +77,7 @@ class _CGBoost(BaseEstimator):
             verbose=self.verbose,
             name=type(self).__name__,
         )
-        self._set_model(X, result.solution, entered + result.choices)
+        self._set_model(X, result.solution, entered + result.choices, signs)
         if entered:  # alpha_j = score_j (eq. 8): a column CG would not have generated at this tol is 0
             self.coef_[np.abs(self.coef_) <= self.tol] = 0.0
         self.n_iter_ = len(entered) + result.n_iter
@@ -85,10 +91,14 @@ class _CGBoost(BaseEstimator):
             accepted=("optimal", "gap_tol"), stacklevel=3,
         )
 
-    def _set_model(self, X: np.ndarray, solution, choices: Sequence[tuple[int, int]]) -> None:
+    def _set_model(
+        self, X: np.ndarray, solution, choices: Sequence[tuple[int, int]], signs: np.ndarray | None = None
+    ) -> None:
         kernel_idx = np.array([p for p, _ in choices], dtype=np.intp)
         centre_idx = np.array([j for _, j in choices], dtype=np.intp)
         self.coef_ = np.asarray(solution.alpha, dtype=np.float64).copy()
+        if signs is not None:  # the master's alpha_j multiplies s_j K_p(., x_j)
+            self.coef_ *= signs[centre_idx]
         self.intercept_ = float(solution.intercept)
         self.columns_ = [(self.kernels_[p].name, int(j)) for p, j in zip(kernel_idx, centre_idx)]
         self.centres_ = X[centre_idx]
@@ -159,7 +169,11 @@ _COMMON_DOC = """
         width defaults to the mean of ||x_i - x_j||^2 over the training points (§5).
     positive : bool, default=True for the classifier, False for the regressor
         alpha >= 0 (eq. 4, 7: the paper's models, sparse and fast) or free alpha
-        (§4.2, eq. 11; eq. 13 for regression; SSMK eq. 9).
+        (§4.2, eq. 11; eq. 13 for regression; SSMK eq. 9). The classifier also
+        takes ``"label"``: alpha >= 0 on the label-signed columns y_j K_p(., x_j),
+        the SVM-style expansion f(x) = sum_j alpha_j y_j K(x, x_j) + b, i.e. each
+        coefficient of the model (``coef_``) has the sign of its centre's label.
+        The paper's eq. 1 has no y_j; this is the other reading of its sign constraint.
     fit_intercept : bool or "regularized", default=True
         True: a free, unregularised offset b (§4.1, second case); "regularized":
         b penalised like a constant column (§4.1, first case); False: no offset.
@@ -311,6 +325,11 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         self._check_params()
         if self.penalty not in ("l1", "l2"):
             raise ValueError(f"penalty must be 'l1' (LP, eq. 4) or 'l2' (QP, eq. 7), got {self.penalty!r}")
+        if self.positive not in (True, False, "label"):
+            raise ValueError(
+                f"positive must be True (alpha >= 0), False (alpha free) or 'label' (alpha >= 0 on the "
+                f"label-signed columns y_j K(., x_j)), got {self.positive!r}"
+            )
         X, y = validate_data(self, X, y, dtype=np.float64)
         if self._fit_one_vs_rest(X, y):
             return self
@@ -318,7 +337,8 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         options = dict(
             alpha_sign="nonneg" if self.positive else "free", intercept=_INTERCEPTS[self.fit_intercept]
         )
-        self._fit_master(X, make_hinge_master(signed, self.C, penalty=self.penalty, solver=self.solver, **options))
+        master = make_hinge_master(signed, self.C, penalty=self.penalty, solver=self.solver, **options)
+        self._fit_master(X, master, signed if self.positive == "label" else None)
         self._calibrate(X, y)
         return self
 

@@ -84,6 +84,8 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         self
         """
         self._check_params()
+        if self.positive not in (True, False):
+            raise ValueError(f"positive must be True (alpha >= 0) or False (alpha free), got {self.positive!r}")
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         master = make_qp_master(
             y,

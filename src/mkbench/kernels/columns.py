@@ -49,6 +49,10 @@ class KernelColumns:
         Bytes allowed for cached single columns (used when Gram blocks are not kept).
     dtype : {numpy.float64, numpy.float32}, default=numpy.float64
         Precision of the kernel values.
+    signs : array-like of shape (n_centres,), default=None
+        A sign s_j per centre: column (p, j) is then s_j K_p(X, z_j). With
+        s_j = y_j these are the label-signed columns of an SVM-style expansion
+        f(x) = sum_j alpha_j y_j K(x, x_j). None: every s_j = 1.
 
     Attributes
     ----------
@@ -70,12 +74,16 @@ class KernelColumns:
         memory_budget: int = 512 * 2**20,
         cache_bytes: int = 64 * 2**20,
         dtype: type = np.float64,
+        signs: np.ndarray | None = None,
     ) -> None:
         self.X = np.ascontiguousarray(_as_points(X), dtype=dtype)
         self.centres = self.X if centres is None else np.ascontiguousarray(_as_points(centres), dtype=dtype)
         if self.centres.shape[1] != self.X.shape[1]:
             raise ValueError(f"centres have {self.centres.shape[1]} features but X has {self.X.shape[1]}")
         self.kernels = tuple(k.resolve(self.centres) for k in make_library(kernels))
+        self.signs = None if signs is None else np.asarray(signs, dtype=dtype).reshape(-1)
+        if self.signs is not None and self.signs.shape[0] != self.centres.shape[0]:
+            raise ValueError(f"signs has {self.signs.shape[0]} entries, one per centre is needed ({self.centres.shape[0]})")
         if not self.kernels:
             raise ValueError("the kernel library is empty")
         self.n_computed = 0
@@ -123,7 +131,8 @@ class KernelColumns:
     def _compute(self, p: int, centres: np.ndarray) -> np.ndarray:
         """Columns (p, centres) as the rows of a (len(centres), n_rows) block."""
         self.n_computed += len(centres)
-        return self.kernels[p](self.centres[centres], self.X)
+        block = self.kernels[p](self.centres[centres], self.X)
+        return block if self.signs is None else block * self.signs[centres, None]
 
     def _gram(self, p: int) -> np.ndarray:
         if p not in self._grams:
