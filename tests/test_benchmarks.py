@@ -28,7 +28,7 @@ sys.path.insert(0, str(BENCHMARKS))  # the scripts import their shared module as
 import _common  # noqa: E402
 
 ISSUES = {"pricing": 3, "lp_routes": 20, "mkl_peers": 22, "lpboost_peers": 22, "fit_time": 20, "mark_scalability": 4,
-          "mkl_speed": 6, "cgens_speed": 7}
+          "mkl_speed": 6, "cgens_speed": 7, "cgens_across_c": 20}
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:
@@ -183,6 +183,16 @@ def test_fit_time(tmp_path, mirror):
 
 
 @pytest.mark.mirror
+def test_cgens_across_c(tmp_path, mirror):
+    record = run_quick("cgens_across_c", tmp_path, "--mirror", str(mirror))
+    check_record(record, "cgens_across_c")
+    assert [r["goal"] for r in record["ratios"]] == ["<= 0.5", None] * 2  # per C: vs AdaBoost, vs tight masters
+    ada = record["timings"]["adaboost"]["seconds"]
+    for C, r in zip(("0.01", "1.0"), record["ratios"][::2]):
+        run = record["timings"]["cgens"][C]["defaults"]
+        assert run["n_iter"] == 10 and r["value"] == pytest.approx(run["seconds"] / ada)
+
+
 def test_mark_scalability(tmp_path, mirror):
     record = run_quick("mark_scalability", tmp_path, "--mirror", str(mirror))
     check_record(record, "mark_scalability")

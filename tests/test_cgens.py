@@ -61,7 +61,7 @@ def test_every_restricted_master_is_the_svm_on_the_chosen_learners(circle, solve
     signed = np.where(labels == "out", 1.0, -1.0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        model = CGEnsClassifier(C=2.0, max_iter=25, solver=solver, solver_tol=1e-9).fit(X, labels)
+        model = CGEnsClassifier(C=2.0, max_iter=25, solver=solver, solver_tol=1e-9, loose_tol=None).fit(X, labels)
     assert model.n_iter_ == 25 and model.status_ == "max_iter"
     H = outputs(model.learners_, X)
     objectives = [row["objective"] for row in model.history_]
@@ -76,6 +76,28 @@ def test_every_restricted_master_is_the_svm_on_the_chosen_learners(circle, solve
     assert len(staged) == 25
     np.testing.assert_allclose(staged[-1], model.decision_function(X))
     np.testing.assert_array_equal(list(model.staged_predict(X))[-1], model.predict(X))
+
+
+@pytest.mark.parametrize("C", [0.5, 2.0])
+def test_loose_masters_on_the_way_still_return_the_tight_restricted_svm(circle, C):
+    """loose_tol (the default): the masters on the way are loose, the model returned is the tight one."""
+    X, labels = circle
+    signed = np.where(labels == "out", 1.0, -1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = CGEnsClassifier(C=C, max_iter=12, solver_tol=1e-9).fit(X, labels)  # loose_tol=0.1
+    assert model.status_ == "max_iter" and len(model.coef_path_) == model.n_iter_ + 1
+    H = outputs(model.learners_, X)
+    direct = solve_qp(H, signed, C, alpha_sign="free", intercept="regularized")
+    f_direct = H @ direct.alpha + direct.intercept
+    f = model.decision_function(X)
+    primal = 0.5 * (model.coef_ @ model.coef_ + model.intercept_**2) + C * np.maximum(0.0, 1.0 - signed * f).sum()
+    assert primal == pytest.approx(direct.objective, rel=1e-7)
+    np.testing.assert_allclose(f, f_direct, atol=1e-3 * max(1.0, np.abs(f_direct).max()))
+    # the loose solves on the way stop short of their optimum: the check above is not vacuous
+    loose = [row["objective"] for row in model.history_]
+    direct_path = [solve_qp(H[:, :t], signed, C, alpha_sign="free", intercept="regularized").objective for t in range(12)]
+    assert max(abs(a - b) / b for a, b in zip(loose, direct_path)) > 1e-6
 
 
 def _solution(w):
@@ -165,6 +187,8 @@ def test_bad_inputs_have_clear_messages(circle):
         CGEnsClassifier(time_limit=0).fit(X, labels)
     with pytest.raises(ValueError, match="solver='liblinear' is not one of 'dual_cd', 'libsvm'"):
         CGEnsClassifier(solver="liblinear").fit(X, labels)
+    with pytest.raises(ValueError, match="loose_tol must be a number > 0 or None, got 0"):
+        CGEnsClassifier(loose_tol=0).fit(X, labels)
 
 
 @pytest.mark.parametrize("estimator", [CGEnsClassifier, LPBoostClassifier, CGEnsSLSClassifier])

@@ -85,9 +85,12 @@ def column_generation(
     master : Master
         The restricted master (e.g. :class:`mkbench.masters.LPMaster`), possibly with
         initial columns; it is solved first.
-        A master that solves loosely until told otherwise (:meth:`mkbench.masters.NonnegLinearSVMCDMaster.tighten`)
+        A master that solves loosely until told otherwise (:meth:`mkbench.masters.LinearSVMCDMaster.tighten`)
         is tightened and priced again when no column prices in, and the loop stops only
-        when no column prices in at its tight tolerance.
+        when no column prices in at its tight tolerance; stopped before that (``max_iter``,
+        ``time_limit``, ``gap_tol``), it is tightened and solved once more, so the returned
+        solution is always solved to the tight tolerance (the last history row then has its
+        objective; the other rows keep the loose solves').
     oracle : Oracle
         Prices the columns not in the master (e.g. :class:`mkbench.oracles.KernelOracle`).
     tol : float, default=1e-6
@@ -177,6 +180,9 @@ def column_generation(
             choices.append(choice)
         steps += 1
         solution = master.solve()
+    if status != "optimal" and getattr(master, "tighten", lambda: False)():
+        solution = master.solve()  # stopped early: the model is the restricted optimum at the tight tolerance
+        history[-1]["objective"] = solution.objective
     if verbose:
         _report(name, history[-1], status)
     return CGResult(solution=solution, choices=choices, status=status, history=history)

@@ -21,6 +21,8 @@ BENCHMARKS = {
     "fit_time": (f"{BENCH_MIRROR} --time-limit 300", 30, 4000),
     "mark_scalability": (BENCH_MIRROR, 30, 6000),
     "mkl_speed": (f"{BENCH_MIRROR} --config config/config.yaml --splits 2", 30, 4000),
+    # CGEns at its defaults against AdaBoost at every C of the tables' grids, 500 stumps, n = 10^4
+    "cgens_across_c": (BENCH_MIRROR, 30, 4000),
 }
 
 

@@ -55,6 +55,7 @@ from ._convergence import display_name, warn_unless_optimal
 __all__ = ["CGEnsClassifier"]
 
 SOLVERS = ("dual_cd", "libsvm")
+LOOSE_TOL = 0.1  # liblinear's default tolerance of its dual solvers: the masters on the way (see loose_tol)
 
 
 def fit_by_column_generation(
@@ -165,13 +166,15 @@ class _LearnerEnsemble(BinaryClassifierMixin, BaseEstimator):
         X, signed = self._binary_targets(X, y)
         path: list[tuple[np.ndarray, float]] = []
 
-        def record(solution, choices):
+        def record(solution, choices):  # path[t]: the master over the first t learners (a re-solve replaces it)
+            del path[len(choices):]
             path.append((np.asarray(solution.alpha, dtype=np.float64).copy(), float(solution.intercept)))
 
-        fit_by_column_generation(
+        result = fit_by_column_generation(
             self, X, self._master(signed), constant=self._constant_learner,
             exclude_chosen=self._exclude_chosen, callback=record,
         )
+        record(result.solution, result.choices)  # the last master, solved to the tight tolerance
         self.coef_, self.intercept_ = path[-1]
         self.coef_path_ = [coef for coef, _ in path]
         self.intercept_path_ = np.array([b for _, b in path])
@@ -258,7 +261,8 @@ _COMMON_REST = """
         Offset b.
     coef_path_ : list of ndarray
         ``coef_path_[t]``: the weights of the first t learners in the restricted
-        model after t iterations (t = 0 .. n_iter_).
+        model after t iterations (t = 0 .. n_iter_), each master as solved on the
+        way (to ``loose_tol`` where the master has one), the last to ``solver_tol``.
     intercept_path_ : ndarray of shape (n_iter_ + 1,)
     n_iter_ : int
         Learners added.
@@ -287,7 +291,15 @@ class CGEnsClassifier(_LearnerEnsemble):
         liblinear's penalised offset (b^2 / 2 added to the objective, as the paper
         ran it), or libsvm on the SVM (1) with a free offset (see the module notes).
     solver_tol : float, default=1e-3
-        The master's stopping tolerance (scikit-learn's ``LinearSVC`` / ``SVC`` ``tol``)."""
+        The master's stopping tolerance (scikit-learn's ``LinearSVC`` / ``SVC`` ``tol``).
+    loose_tol : float or None, default=0.1
+        For ``solver="dual_cd"``: the tolerance of the masters on the way, liblinear's
+        own default for its dual solvers (the paper ran liblinear and states no
+        tolerance). The loop tightens the master to ``solver_tol`` before it
+        declares the optimum or returns the model, so the final model is the restricted
+        SVM to ``solver_tol`` either way; the loose masters take far fewer passes at
+        large C (MNIST odd/even, n = 10^4, 100 stumps, C = 1: 93 000 passes in all
+        against 3.7 million). None: every master to ``solver_tol``. libsvm ignores it."""
         + _COMMON_REST
     )
 
@@ -301,6 +313,7 @@ class CGEnsClassifier(_LearnerEnsemble):
         tol: float = 1e-3,
         solver: str = "dual_cd",
         solver_tol: float = 1e-3,
+        loose_tol: float | None = LOOSE_TOL,
         n_candidates: int = 2000,
         gamma: float | None = None,
         random_state=None,
@@ -313,6 +326,7 @@ class CGEnsClassifier(_LearnerEnsemble):
         self.tol = tol
         self.solver = solver
         self.solver_tol = solver_tol
+        self.loose_tol = loose_tol
         self.n_candidates = n_candidates
         self.gamma = gamma
         self.random_state = random_state
@@ -321,7 +335,10 @@ class CGEnsClassifier(_LearnerEnsemble):
     def _master(self, signed: np.ndarray) -> SVMDualMaster | LinearSVMCDMaster:
         if not (isinstance(self.solver_tol, Real) and self.solver_tol > 0):
             raise ValueError(f"solver_tol must be a number > 0, got {self.solver_tol!r}")
+        if self.loose_tol is not None and not (isinstance(self.loose_tol, Real) and self.loose_tol > 0):
+            raise ValueError(f"loose_tol must be a number > 0 or None, got {self.loose_tol!r}")
         offset = "regularized" if check_choice("solver", self.solver, SOLVERS) == "dual_cd" else "free"
         return make_hinge_master(
-            signed, self.C, penalty="l2", alpha_sign="free", intercept=offset, solver=self.solver, tol=self.solver_tol
+            signed, self.C, penalty="l2", alpha_sign="free", intercept=offset, solver=self.solver,
+            tol=self.solver_tol, loose_tol=self.loose_tol,
         )

@@ -47,7 +47,7 @@ from ..masters import make_hinge_master
 from ._binary import binary_targets
 from ._multiclass import MarginClassifierMixin
 from .cgboost import _INTERCEPTS, CGBoostClassifier
-from .cgens import _LearnerEnsemble
+from .cgens import LOOSE_TOL, _LearnerEnsemble
 
 __all__ = ["ColumnGenerationClassifier"]
 
@@ -83,7 +83,8 @@ class _LearnerColumns(_LearnerEnsemble):
     def _master(self, signed: np.ndarray):
         sign = "free" if self.penalty == "l2" else "nonneg"
         return make_hinge_master(
-            signed, self.C, penalty=self.penalty, alpha_sign=sign, intercept=self.intercept, solver=self.solver
+            signed, self.C, penalty=self.penalty, alpha_sign=sign, intercept=self.intercept, solver=self.solver,
+            loose_tol=LOOSE_TOL,
         )
 
 

@@ -33,6 +33,7 @@ def make_hinge_master(
     alpha_sign: str = "nonneg",
     intercept: str = "free",
     solver: str = "auto",
+    loose_tol: float | None = None,
     **options: object,
 ) -> LPMaster | QPMaster | SVMDualMaster | LinearSVMCDMaster:
     """The restricted master of min penalty(alpha) + C sum_i xi_i s.t. y_i (K_i. alpha + b) + xi_i >= 1, xi >= 0.
@@ -56,6 +57,11 @@ def make_hinge_master(
         LP, HiGHS' route: "dual" (:class:`~mkbench.masters.DualLPMaster`, a column
         is a row of the dual, eq. 5) or "primal" (:class:`~mkbench.masters.LPMaster`);
         "auto" is "primal", which CG-Boost's and SSMK's committed results used.
+    loose_tol : float or None, default=None
+        For the dual coordinate descent masters only (``solver="dual_cd"``): the
+        tolerance of the solves until column generation tightens them
+        (:class:`~mkbench.masters.LinearSVMCDMaster`); the other backends always
+        solve tightly and ignore it. None: the master's own default.
     **options
         Passed to the master (e.g. ``tol`` of the dual masters).
 
@@ -71,4 +77,6 @@ def make_hinge_master(
     check_choice("solver", solver, SOLVERS)
     if solver == "auto":
         solver = "clarabel" if intercept == "none" else "dual_cd"
+    if solver == "dual_cd" and loose_tol is not None:
+        options["loose_tol"] = loose_tol
     return make_qp_master(y, C, alpha_sign=alpha_sign, intercept=intercept, solver=solver, **options)

@@ -22,10 +22,10 @@ class Master(Protocol):
     Notes
     -----
     ``tighten() -> bool`` is optional. A master that solves loosely until told
-    otherwise (:meth:`mkbench.masters.NonnegLinearSVMCDMaster.tighten`) solves
+    otherwise (:meth:`mkbench.masters.LinearSVMCDMaster.tighten`) solves
     to its tight tolerance from then on and returns True if its solves were
     looser until then; the loop then re-solves it and prices again before it
-    declares the optimum. A master without it is always solved tightly: the loop
+    declares the optimum, or once more when it stops early. A master without it is always solved tightly: the loop
     reads it with ``getattr``, so it is not a member of the protocol.
 
     :meth:`duality_gap` is asked for by the kernel-column oracles

@@ -163,6 +163,12 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         n = 10^4 took 116 000 passes (1.3 s) at C = 1, against hundreds at C = 0.01.
     on_failure : {"raise", "record"}, default="raise"
         When ``max_epochs`` is reached, raise SolverError or return a NaN record.
+    loose_tol : float or None, default=None
+        Tolerance of the solves until :meth:`tighten` (0.1 is liblinear's own default
+        for its dual solvers): far from the optimum, duals this accurate price as
+        well, at a fraction of the passes. Column generation tightens the master to
+        ``tol`` when no column prices in, and before it returns a model.
+        None: every solve to ``tol``.
 
     Notes
     -----
@@ -185,6 +191,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         tol: float = 1e-3,
         max_epochs: int = 10_000_000,
         on_failure: str = "raise",
+        loose_tol: float | None = None,
     ) -> None:
         self.y = check_labels(y)
         self.C = check_C(C)
@@ -195,6 +202,10 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         self.intercept_scaling = float(intercept_scaling)
         self.tol = float(tol)
         self._eps = self.tol  # the tolerance of the next solve
+        if loose_tol is not None:
+            if not loose_tol > 0:
+                raise ValueError(f"loose_tol must be > 0 or None, got {loose_tol!r}")
+            self._eps = max(float(loose_tol), self.tol)
         self.max_epochs = int(max_epochs)
         self.on_failure = check_choice("on_failure", on_failure, ON_FAILURE)
         self._alpha = np.zeros(self.n_rows)
@@ -205,6 +216,11 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     @property
     def n_columns(self) -> int:
         return len(self._X) - 1
+
+    def tighten(self) -> bool:
+        """Solve to ``tol`` from now on; True if the solves were looser until now (re-solve and price again)."""
+        looser, self._eps = self._eps > self.tol, self.tol
+        return looser
 
     def add_columns(self, K: np.ndarray) -> None:
         """Append learner outputs as features; alpha stays, and w gains their scores sum_i y_i alpha_i h(x_i).
@@ -303,11 +319,8 @@ class NonnegLinearSVMCDMaster(NonnegActiveSet, LinearSVMCDMaster):
     y, C, intercept_scaling, columns, tol, max_epochs, on_failure
         As for :class:`LinearSVMCDMaster`.
     loose_tol : float or None, default=0.1
-        Tolerance of the solves until :meth:`tighten` (liblinear's own default):
-        far from the optimum, duals this accurate choose columns as well, at a
-        fraction of the passes (MNIST-1000, L,Q,R, C = 1: 3.6 s against 21 s).
-        Column generation tightens the master to ``tol`` when no column prices in
-        and stops only when none does at ``tol``. None: every solve to ``tol``.
+        As for :class:`LinearSVMCDMaster`, here on by default (MNIST-1000, L,Q,R,
+        C = 1: 3.6 s against 21 s with every solve to ``tol``).
     entry_tol : float, default=1e-7
         A column of W enters P when its score exceeds this.
     max_steps : int, default=None
@@ -325,18 +338,14 @@ class NonnegLinearSVMCDMaster(NonnegActiveSet, LinearSVMCDMaster):
         columns: np.ndarray | None = None,
         **options: object,
     ) -> None:
-        super().__init__(y, C, **options)
-        if loose_tol is not None:
-            if not loose_tol > 0:
-                raise ValueError(f"loose_tol must be > 0 or None, got {loose_tol!r}")
-            self._eps = max(float(loose_tol), self.tol)
+        super().__init__(y, C, loose_tol=loose_tol, **options)
         self._start_active_set(self.n_rows, entry_tol, max_steps)
         if columns is not None:
             self.add_columns(columns)
 
     def tighten(self) -> bool:
-        """Solve to ``tol`` from now on; True if the solves were looser until now (re-solve and price again)."""
-        looser, self._eps = self._eps > self.tol, self.tol
+        """As :meth:`LinearSVMCDMaster.tighten`; a loose last free solution of P is solved again."""
+        looser = super().tighten()
         if looser:
             self._dual = None  # the last free solution was loose: solve P again
         return looser
