@@ -232,6 +232,37 @@ def test_lp_failure_raises_or_records(problem, route):
     assert np.isnan(record.objective) and np.all(np.isnan(record.duals))
 
 
+class _UnknownOnce:
+    """A HiGHS instance whose first run ends without a verdict (status "Unknown"), as one warm LPBoost LP did."""
+
+    def __init__(self, highs):
+        self._highs, self.cleared, self._unknown = highs, 0, True
+
+    def __getattr__(self, name):
+        return getattr(self._highs, name)
+
+    def getModelStatus(self):
+        status = self._highs.getModelStatus()
+        return highspy.HighsModelStatus.kUnknown if self._unknown else status
+
+    def clearSolver(self):
+        self.cleared += 1
+        self._unknown = False
+        return self._highs.clearSolver()
+
+
+@pytest.mark.parametrize("route", LP_ROUTES)
+def test_lp_without_a_verdict_is_solved_again_from_scratch(problem, route):
+    K, y, _ = problem
+    master = route(y, C, columns=K[:, :60])
+    master.solve()
+    master.add_columns(K[:, 60:])
+    master._highs = flaky = _UnknownOnce(master._highs)
+    solution = master.solve()
+    assert flaky.cleared == 1 and solution.optimal
+    assert solution.objective == pytest.approx(route(y, C, columns=K).solve().objective, rel=1e-9)
+
+
 @pytest.mark.parametrize("route", LP_ROUTES)
 def test_lp_rejects_bad_arguments(problem, route):
     K, y, _ = problem

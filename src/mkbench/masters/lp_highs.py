@@ -104,14 +104,25 @@ class _LPPricing:
         Raises
         ------
         SolverError
-            If HiGHS does not report optimal and ``on_failure == "raise"``.
+            If HiGHS does not report optimal, warm and then from scratch, and ``on_failure == "raise"``.
+
+        Notes
+        -----
+        A warm solve that ends without a verdict (HiGHS status "Unknown", seen once in
+        about 10^5 restricted LPs, on a 667 x 500 LPBoost master) is solved again with the
+        basis dropped (``clearSolver``); only a second failure fails.
         """
         start = perf_counter()
         self._highs.run()
-        seconds = perf_counter() - start
         status = self._highs.getModelStatus()
+        iterations = int(self._highs.getInfo().simplex_iteration_count)
+        if status != highspy.HighsModelStatus.kOptimal:
+            self._highs.clearSolver()  # drop the warm basis: a cold solve, with presolve
+            self._highs.run()
+            status = self._highs.getModelStatus()
+            iterations += int(self._highs.getInfo().simplex_iteration_count)
+        seconds = perf_counter() - start
         info = self._highs.getInfo()
-        iterations = int(info.simplex_iteration_count)
         if status != highspy.HighsModelStatus.kOptimal:
             return self._failure(status, iterations, seconds)
         solution = self._highs.getSolution()
