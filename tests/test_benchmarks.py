@@ -193,6 +193,7 @@ def test_cgens_across_c(tmp_path, mirror):
         assert run["n_iter"] == 10 and r["value"] == pytest.approx(run["seconds"] / ada)
 
 
+@pytest.mark.mirror
 def test_mark_scalability(tmp_path, mirror):
     record = run_quick("mark_scalability", tmp_path, "--mirror", str(mirror))
     check_record(record, "mark_scalability")
