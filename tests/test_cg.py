@@ -127,6 +127,30 @@ def test_dual_solver_column_generation_reaches_the_full_qp(data, strategy, alpha
     assert master.violation(K[:, outside].T @ result.solution.pricing_weights).max(initial=-np.inf) <= 1e-6
 
 
+class _CountingCDMaster(LinearSVMCDMaster):
+    """A dual-CD master that logs the passes of every solve."""
+
+    def solve(self):
+        solution = super().solve()
+        self.passes.append(solution.iterations)
+        return solution
+
+
+@pytest.mark.parametrize("max_iter", [4, 2000])
+def test_history_counts_every_master_solve_the_tight_re_solve_included(data, max_iter):
+    """master_iterations / master_seconds sum to the master's whole work, also when the loop stops early."""
+    X, y, _ = data
+    master = _CountingCDMaster(y, 1.0, loose_tol=0.1)
+    master.passes = []
+    result = column_generation(master, KernelOracle(KernelColumns(X, KERNELS)), tol=1e-6, max_iter=max_iter)
+    assert result.status == ("max_iter" if max_iter == 4 else "optimal")
+    # one solve per row; stopped early, one more: the re-solve at the tight tolerance, counted in the last row
+    assert len(master.passes) == len(result.history) + (result.status == "max_iter")
+    assert sum(row["master_iterations"] for row in result.history) == sum(master.passes)
+    seconds = [row["master_seconds"] for row in result.history]
+    assert all(s >= 0 for s in seconds) and sum(seconds) <= result.history[-1]["seconds"]
+
+
 def test_duality_gap_of_full_scans_is_proposition_4_1(data):
     X, y, _ = data
     K = _all_columns(X)

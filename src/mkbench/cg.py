@@ -51,8 +51,10 @@ class CGResult:
         One row per iteration t = 0, 1, ... (the state after t pricing steps added
         columns: t columns, with one column per step):
         ``iteration``, ``objective``, ``max_violation``, ``duality_gap``,
-        ``n_columns``, the oracle's counts, ``n_priced``, ``master_iterations``,
-        ``seconds`` (cumulative), plus what the callback returned.
+        ``n_columns``, the oracle's counts, ``n_priced``, ``master_iterations`` and
+        ``master_seconds`` (the solver's work on that restricted master, a re-solve at the
+        tight tolerance after an early stop included), ``seconds`` (cumulative), plus
+        what the callback returned.
     """
 
     solution: MasterSolution
@@ -151,6 +153,7 @@ def column_generation(
             "n_priced": pricing.n_priced,
             **pricing.stats,
             "master_iterations": solution.iterations,
+            "master_seconds": solution.seconds,
             "seconds": perf_counter() - start,
         }
         if callback is not None:
@@ -183,6 +186,8 @@ def column_generation(
     if status != "optimal" and getattr(master, "tighten", lambda: False)():
         solution = master.solve()  # stopped early: the model is the restricted optimum at the tight tolerance
         history[-1]["objective"] = solution.objective
+        history[-1]["master_iterations"] += solution.iterations
+        history[-1]["master_seconds"] += solution.seconds
     if verbose:
         _report(name, history[-1], status)
     return CGResult(solution=solution, choices=choices, status=status, history=history)
