@@ -650,6 +650,27 @@ def test_free_offset_dual_cd_hands_every_solve_to_clarabel_without_budget(proble
     assert solution.objective == pytest.approx(highs_qp_reference(K, y, C, "hinge", "nonneg", "free"), rel=1e-6)
 
 
+class _NoRestart(NonnegFreeOffsetSVMCDMaster):
+    def _restart_exactly(self):
+        return False
+
+
+def test_free_offset_active_set_restarts_from_clarabel_when_it_does_not_settle(problem):
+    """With too few active-set steps to settle (max_steps=5, all 150 columns at once), the master restarts once
+    from Clarabel's optimum over W and returns the optimum of eq. 7 with a free b; without the restart the same
+    budget fails."""
+    K, y, _ = problem
+    reference = highs_qp_reference(K, y, C, "hinge", "nonneg", "free")
+    options = dict(tol=1e-9, loose_tol=None, max_steps=5, max_epochs=10**7, columns=K)
+    master = NonnegFreeOffsetSVMCDMaster(y, C, **options)
+    solution = master.solve()
+    assert master.n_exact_solves == 1 and solution.optimal
+    assert solution.objective == pytest.approx(reference, rel=1e-6)
+    assert np.all(solution.alpha >= 0) and np.count_nonzero(solution.alpha) < K.shape[1]  # alpha exactly 0 off P
+    np.testing.assert_allclose(solution.alpha, np.maximum(K.T @ solution.pricing_weights, 0.0), atol=1e-6)  # eq. 8
+    assert not _NoRestart(y, C, on_failure="record", **options).solve().optimal
+
+
 def test_error_points_are_rows_with_slack(problem):
     K, y, response = problem
     hinge = solve_qp(K, y, C)

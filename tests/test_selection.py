@@ -69,6 +69,19 @@ def test_tables_list_the_choices_at_an_edge(tmp_path):
                                   "bottom (0.1) in 1 of 4 runs.")
 
 
+def test_tables_list_the_grid_settings_that_failed(tmp_path):
+    records = _validation_records()
+    top = records["param"] == "C=10,nu=0.5"
+    records.loc[top & (records["split"] < 2), "status"] = "failed: the solver stopped"  # the top fails twice
+    records.loc[top & (records["split"] < 2), "validation_error"] = float("nan")
+    write_table(records, ["test_error"], tmp_path / "t", caption="T", select="validation_error")
+    text = (tmp_path / "t.md").read_text()
+    assert text.rstrip().endswith("Grid settings that failed, left out of the choice (see the records' status): "
+                                  "m C=10,nu=0.5 in 2 of 4 runs.")
+    write_table(_validation_records(), ["test_error"], tmp_path / "u", caption="T", select="validation_error")
+    assert "failed" not in (tmp_path / "u.md").read_text()  # nothing failed: no note
+
+
 def test_reproduction_counts_the_choices_at_an_edge(tmp_path):
     (tmp_path / "results" / "summary").mkdir(parents=True)
     _validation_records().to_csv(tmp_path / "results" / "summary" / "exp.csv", index=False)

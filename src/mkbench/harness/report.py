@@ -20,7 +20,7 @@ import pandas as pd
 from .._io import atomic_open, write_text
 from ..exceptions import ConfigError, DataError
 from .render import in_percent, label, to_markdown
-from .selection import describe_edges, grid_edges, select_by
+from .selection import describe_edges, describe_failed_settings, grid_edges, select_by
 
 #: Storage of MARK-L's fixed policy (T = 100 weak RBF columns): 3T + 1 numbers (MARK §5.2).
 MARK_L_STORAGE = 3 * 100 + 1
@@ -174,9 +174,12 @@ def write_table(
     With ``select`` (e.g. ``"validation_error"``), each method's grid setting is
     chosen per split by :func:`select_by` before summarising. Settings chosen at
     an edge of their grid (:func:`mkbench.harness.selection.grid_edges`) are listed under
-    the Markdown table. ``layout`` is that of :func:`mkbench.harness.render.to_markdown`.
+    the Markdown table, and so are the grid settings that failed on some split
+    (:func:`mkbench.harness.selection.describe_failed_settings`): the choice was made
+    without them. ``layout`` is that of :func:`mkbench.harness.render.to_markdown`.
     """
     edges = describe_edges(grid_edges(records, select))
+    failed = describe_failed_settings(records, select)
     if select is not None:
         records = select_by(records, select)
     table = paper_vs_ours(summarise(records, metrics), reference)
@@ -186,6 +189,8 @@ def write_table(
     text = to_markdown(table, caption, metrics, order, layout)
     if edges:
         text += "\nChosen at an edge of the grid (the grid may be too short): " + "; ".join(edges) + ".\n"
+    if failed:
+        text += "\nGrid settings that failed, left out of the choice (see the records' status): " + "; ".join(failed) + ".\n"
     write_text(f"{out_stem}.md", text)
     return table
 

@@ -96,6 +96,24 @@ def describe_edges(edges: pd.DataFrame) -> list[str]:
     return lines
 
 
+def describe_failed_settings(records: pd.DataFrame, select: str | None) -> list[str]:
+    """Grid settings that failed on some split, one line per method and setting (they were left out of the choice).
+
+    Only for a choice on a validation part (``select``), where every setting is a job of
+    its own: a failed setting silently shortens the grid the choice was made on, which a
+    reader of the table must see. Cross-validated jobs fail or succeed as a whole and are
+    counted in the table's failed runs.
+    """
+    if select is None or "status" not in records or records["param"].nunique() < 2:
+        return []
+    failed = records["status"].astype(str).str.startswith("failed")
+    runs = records.groupby(["method", "param"]).size()
+    lines = []
+    for (method, param), n in records[failed].groupby(["method", "param"]).size().items():
+        lines.append(f"{method} {param} in {n} of {runs[(method, param)]} runs")
+    return lines
+
+
 def _parse_setting(name: str) -> dict[str, float]:
     """``"C=10,nu=0.1"`` -> ``{"C": 10.0, "nu": 0.1}``; non-numeric values are left out."""
     out = {}

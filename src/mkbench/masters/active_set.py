@@ -105,7 +105,9 @@ class NonnegActiveSet:
         ------
         SolverError
             If the free solver fails, or the active set does not settle in
-            ``max_steps`` steps (default 10 * n_columns + 100), and ``on_failure == "raise"``.
+            ``max_steps`` steps (default 10 * n_columns + 100) nor, where the class
+            offers :meth:`_restart_exactly`, in as many more steps from the exact
+            optimum over W, and ``on_failure == "raise"``.
         """
         start = perf_counter()
         K_W = self._columns.array
@@ -117,7 +119,12 @@ class NonnegActiveSet:
         one_by_one = False  # step 3 moves only the largest violation
         entered = np.zeros(0, dtype=np.intp)  # the columns of the last step 3
         iterations = 0
-        for _ in range(max_steps):
+        for step in range(2 * max_steps):
+            if step == max_steps:  # unsettled: restart once from the exact optimum over W, if the solver offers one
+                if not self._restart_exactly():
+                    break
+                (alpha, b), dual = self._x, None
+                held[:], one_by_one, entered = False, False, np.zeros(0, dtype=np.intp)
             if dual is None:
                 w, z_b, its, converged = self._solve_free()
                 iterations += its
@@ -153,6 +160,13 @@ class NonnegActiveSet:
             self._passive_entered(entered)
         self._x, self._dual = (alpha, b), None
         return self._failure(iterations, perf_counter() - start, status=f"active set unsettled after {max_steps} steps")
+
+    def _restart_exactly(self) -> bool:
+        """Set P, ``_x`` and the free solver's state from the exact optimum over W; False if not offered.
+
+        Called once per :meth:`solve`, when the steps have not settled in ``max_steps``.
+        """
+        return False
 
     def violation(self, scores: np.ndarray) -> np.ndarray:
         """score_j of columns not in the master (eq. 10); > 0 means the column would enter."""
