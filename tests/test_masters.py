@@ -669,6 +669,8 @@ def test_free_offset_active_set_restarts_from_clarabel_when_it_does_not_settle(p
     assert np.all(solution.alpha >= 0) and np.count_nonzero(solution.alpha) < K.shape[1]  # alpha exactly 0 off P
     np.testing.assert_allclose(solution.alpha, np.maximum(K.T @ solution.pricing_weights, 0.0), atol=1e-6)  # eq. 8
     assert not _NoRestart(y, C, on_failure="record", **options).solve().optimal
+    with pytest.raises(SolverError, match=r"unsettled after 1 steps and 1 more from the exact optimum over W"):
+        NonnegFreeOffsetSVMCDMaster(y, C, **{**options, "max_steps": 1}).solve()  # the restart's budget, too, runs out
 
 
 def test_error_points_are_rows_with_slack(problem):

@@ -119,10 +119,12 @@ class NonnegActiveSet:
         one_by_one = False  # step 3 moves only the largest violation
         entered = np.zeros(0, dtype=np.intp)  # the columns of the last step 3
         iterations = 0
+        restarted = ""
         for step in range(2 * max_steps):
             if step == max_steps:  # unsettled: restart once from the exact optimum over W, if the solver offers one
                 if not self._restart_exactly():
                     break
+                restarted = f" and {max_steps} more from the exact optimum over W"
                 (alpha, b), dual = self._x, None
                 held[:], one_by_one, entered = False, False, np.zeros(0, dtype=np.intp)
             if dual is None:
@@ -159,7 +161,7 @@ class NonnegActiveSet:
             dual = None
             self._passive_entered(entered)
         self._x, self._dual = (alpha, b), None
-        return self._failure(iterations, perf_counter() - start, status=f"active set unsettled after {max_steps} steps")
+        return self._failure(iterations, perf_counter() - start, status=f"active set unsettled after {max_steps} steps{restarted}")
 
     def _restart_exactly(self) -> bool:
         """Set P, ``_x`` and the free solver's state from the exact optimum over W; False if not offered.
