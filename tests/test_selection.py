@@ -128,3 +128,65 @@ def test_a_searched_range_in_a_record_reaches_the_edge_count(tmp_path):
         write_json(paths[-1], record)
     edges = grid_edges(collect_records(paths))
     assert edges[["parameter", "n_runs", "n_low", "n_high"]].values.tolist() == [["C", 3, 1, 1]]
+
+
+def _cv_record(split, chosen_c, chosen_iter, scores, **extra):
+    """A cross-validated record as the summary CSV holds it: the CV errors as text."""
+    return {"dataset": "d", "method": "cv", "estimator": "staged-cv", "seed": 0, "split": split, "status": "optimal",
+            "param": "default", "p_param_grid": "{'C': [0.01, 0.1, 1.0]}", "p_n_iters": "[50, 500]",
+            "s_C": chosen_c, "s_max_iter": chosen_iter,
+            "cv_results": str([{"C": c, "max_iter": t, "error": e} for (c, t), e in scores.items()]), **extra}
+
+
+def test_cross_validated_ties_that_reach_inside_the_grid_are_not_edge_choices():
+    flat = {(c, t): 0.2 for c in (0.01, 0.1, 1.0) for t in (50, 500)}
+    rows = [
+        _cv_record(0, 0.01, 50, flat),  # every setting ties (a collapsed model): no edge
+        _cv_record(1, 0.01, 500, {**flat, (0.01, 500): 0.1, (1.0, 500): 0.1}),  # C ties at both ends: no edge; 500 alone
+        _cv_record(2, 1.0, 500, {**flat, (1.0, 500): 0.1}),  # the top alone, both parameters: an edge
+        _cv_record(3, 0.1, 50, {**flat, (0.1, 50): 0.1, (0.1, 500): 0.1}),  # C inside; counts tie at both ends
+        _cv_record(4, 0.01, 50, {**flat, (0.01, 50): 0.1, (0.01, 500): 0.1}),  # the bottom of C alone: an edge
+    ]
+    edges = grid_edges(pd.DataFrame(rows)).set_index("parameter")
+    assert edges.loc["C", ["n_runs", "n_low", "n_high"]].tolist() == [5, 1, 1]
+    assert edges.loc["iterations", ["n_runs", "n_low", "n_high"]].tolist() == [5, 0, 2]
+    # the same choices without the CV errors (older records) are all taken as edges where they sit
+    bare = pd.DataFrame(rows).drop(columns="cv_results")
+    assert grid_edges(bare).set_index("parameter").loc["C", ["n_low", "n_high"]].tolist() == [3, 1]
+
+
+def test_the_svm_bandwidth_is_read_against_the_svm_cv_errors():
+    scores = {(c, t): 0.2 for c in (0.01, 0.1, 1.0) for t in (50, 500)}
+    svc = lambda errors: str([{"C": 1.0, "gamma": g, "error": e} for g, e in zip((0.1, 1.0, 10.0), errors)])
+    rows = [_cv_record(s, 0.01, 50, scores, p_svc_bandwidth_grid="{'C': [1.0], 'gamma': [0.1, 1.0, 10.0]}",
+                       s_gamma=0.1, svc_cv_results=svc(errors))
+            for s, errors in enumerate([(0.1, 0.1, 0.3), (0.1, 0.2, 0.3)])]
+    edges = grid_edges(pd.DataFrame(rows)).set_index("parameter")
+    assert edges.loc["gamma", ["n_runs", "n_low", "n_high"]].tolist() == [2, 1, 0]
+
+
+def test_a_search_record_keeps_every_setting_cv_error_and_the_edge_rule_reads_it(tmp_path):
+    import json
+
+    import numpy as np
+    from sklearn.datasets import make_blobs
+
+    from mkbench.estimators.staged_search import StagedSearchCV
+    from mkbench.harness.experiment import _model_size
+    from mkbench.harness.report import collect_records
+
+    # two far-apart blobs: every C gives a perfect SVM, so the CV errors tie over the whole grid
+    X, y = make_blobs(60, centers=[[-5, 0], [5, 0]], cluster_std=0.5, random_state=0)
+    search = StagedSearchCV("svc-rbf", param_grid={"C": [0.1, 1.0, 10.0]}, n_iters=None, cv=3).fit(X, y)
+    assert search.cv_results_["params"] == [{"C": 0.1}, {"C": 1.0}, {"C": 10.0}]
+    np.testing.assert_array_equal(search.cv_results_["mean_test_error"], search.cv_errors_.ravel())
+    assert search.svc_cv_results_ is None
+    record = {"dataset": "d", "method": "svm", "estimator": "staged-cv", "seed": 0, "split": 0, "status": "optimal",
+              "param": "default", "p_param_grid": {"C": [0.1, 1.0, 10.0]}, "p_n_iters": None, **_model_size(search)}
+    assert record["cv_results"] == [{"C": c, "error": 0.0} for c in (0.1, 1.0, 10.0)]
+    (tmp_path / "r.json").write_text(json.dumps(record))
+    summary = tmp_path / "s.csv"
+    collect_records([tmp_path / "r.json"]).to_csv(summary, index=False)  # the route the tables read
+    edges = grid_edges(pd.read_csv(summary))
+    assert record["selected"] == {"C": 0.1}  # the bottom of the grid is chosen, yet every C ties
+    assert edges[["n_runs", "n_low", "n_high"]].values.tolist() == [[1, 0, 0]]

@@ -71,6 +71,15 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         The method refitted with ``best_params_`` on all the data.
     cv_errors_ : ndarray of shape (n_grid_points, len(n_iters) or 1)
         Mean validation error of each grid point and iteration count.
+    cv_results_ : dict
+        The same errors in scikit-learn's layout (``GridSearchCV.cv_results_``), one
+        entry per grid point and iteration count, in ``cv_errors_``'s row-major order:
+        ``"params"``, a list of dicts (the grid point and the count), and
+        ``"mean_test_error"``, an ndarray. A choice at an edge of the grid is read
+        against it (:func:`mkbench.harness.selection.grid_edges`): a tie that reaches
+        inside the grid is no sign of a short grid.
+    svc_cv_results_ : dict or None
+        The RBF SVM's ``cv_results_`` with ``svc_bandwidth_grid`` (None without).
     classes_ : ndarray
     n_iter_ : int
         Iterations of the refitted method (see the property).
@@ -126,6 +135,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y)
         check_classification_targets(y)
         params = dict(self.params or {})
+        self.svc_cv_results_ = None
         bandwidth = {} if self.svc_bandwidth_grid is None else {"gamma": self._svc_bandwidth(X, y)}
         params.update(bandwidth)
         counter = "n_estimators" if "n_estimators" in self._make({}).get_params() else "max_iter"
@@ -151,6 +161,11 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
             self.best_estimator_ = self._make({**params, **self.best_params_})
             self.best_estimator_.fit(X, y, **fit_params)
         self.cv_errors_ = errors
+        counted = [{}] if n_iters is None else [{counter: t} for t in n_iters]
+        self.cv_results_ = {
+            "params": [{**point, **count} for point in grid for count in counted],
+            "mean_test_error": errors.ravel(),
+        }
         self.classes_ = self.best_estimator_.classes_
         return self
 
@@ -169,7 +184,8 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
                 f"{{'C': [1, 10], 'gamma': [0.1, 1]}}; got {grid!r}"
             )
         svc = StagedSearchCV("svc-rbf", param_grid=grid, n_iters=None, cv=self.cv, random_state=self.random_state)
-        return float(svc.fit(X, y).best_params_["gamma"])
+        self.svc_cv_results_ = svc.fit(X, y).cv_results_
+        return float(svc.best_params_["gamma"])
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """The refitted method's decision values."""

@@ -234,6 +234,13 @@ def _model_size(model) -> dict[str, Any]:
         out["cg_status"] = model.status_
     if hasattr(model, "best_params_"):
         out["selected"] = {k: _plain(v) for k, v in model.best_params_.items()}
+    for attr in ("cv_results_", "svc_cv_results_"):  # StagedSearchCV: the mean CV error of every setting
+        results = getattr(model, attr, None)
+        if results is not None:
+            out[attr[:-1]] = [
+                {**{k: _plain(v) for k, v in params.items()}, "error": float(error)}
+                for params, error in zip(results["params"], results["mean_test_error"])
+            ]
     if hasattr(model, "search_bounds_"):  # the range a continuous search could choose in
         out["search_bounds"] = {k: [_plain(lo), _plain(hi)] for k, (lo, hi) in model.search_bounds_.items()}
     if hasattr(model, "history_"):

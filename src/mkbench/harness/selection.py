@@ -11,8 +11,9 @@ trace in the records:
   (:func:`mkbench.harness.config.param_settings`), and :func:`select_by` keeps one per
   split; the grid of each parameter is every value its jobs took;
 * by cross-validation inside the job (``StagedSearchCV``): the record keeps the
-  grid (``p_param_grid``, ``p_svc_bandwidth_grid``, ``p_n_iters``) and the choice
-  (``s_C``, ``s_gamma``, ``s_max_iter`` or ``s_n_estimators``);
+  grid (``p_param_grid``, ``p_svc_bandwidth_grid``, ``p_n_iters``), the choice
+  (``s_C``, ``s_gamma``, ``s_max_iter`` or ``s_n_estimators``) and, in records
+  written since, the mean CV error of every setting (``cv_results``, ``svc_cv_results``);
 * by a search inside the job over a continuous range (the baselines' pattern
   search): the record keeps the range (``b_C_low``, ``b_C_high``) and the choice.
 
@@ -151,6 +152,10 @@ def _validation_choices(records: pd.DataFrame, select: str) -> list[tuple]:
 
 
 def _cv_choices(records: pd.DataFrame) -> list[tuple]:
+    """One choice per record and cross-validated parameter. A record that keeps the mean CV error of
+    every setting (``cv_results``, ``svc_cv_results`` for the SVM's gamma) is read as the validation
+    route is: with several settings tied for the lowest error, the choice is at an edge only if every
+    tied setting is. Older records keep the choice alone, which is taken as it is."""
     from ..estimators.staged_search import StagedSearchCV  # the estimators load only when a record needs its default
 
     default_iters = inspect.signature(StagedSearchCV).parameters["n_iters"].default
@@ -158,17 +163,41 @@ def _cv_choices(records: pd.DataFrame) -> list[tuple]:
     for _, record in records.iterrows():
         grid = _literal(record.get("p_param_grid")) or {}
         bandwidth = _literal(record.get("p_svc_bandwidth_grid")) or {}
-        if "gamma" in bandwidth and "gamma" not in grid:
+        scores = _literal(record.get("cv_results"))
+        from_svc = "gamma" in bandwidth and "gamma" not in grid
+        if from_svc:
             grid["gamma"] = bandwidth["gamma"]
         for key, values in grid.items():
             if len(set(values)) > 1 and pd.notna(record.get(f"s_{key}")):
-                rows.append((record["dataset"], record["method"], key, min(values), max(values), float(record[f"s_{key}"])))
+                tied = _tied(_literal(record.get("svc_cv_results")) if key == "gamma" and from_svc else scores, key)
+                low, high = min(values), max(values)
+                rows.append((record["dataset"], record["method"], key, low, high,
+                             _edge_or_value(float(record[f"s_{key}"]), low, high, tied)))
         iters = _literal(record.get("p_n_iters"))
         iters = default_iters if iters is None else iters
         for field in _ITERATION_FIELDS:
             if pd.notna(record.get(field)) and iters and len(set(iters)) > 1:
-                rows.append((record["dataset"], record["method"], "iterations", min(iters), max(iters), float(record[field])))
+                low, high = min(iters), max(iters)
+                tied = _tied(scores, field[len("s_"):])
+                rows.append((record["dataset"], record["method"], "iterations", low, high,
+                             _edge_or_value(float(record[field]), low, high, tied)))
     return rows
+
+
+def _tied(scores: list[dict] | None, key: str) -> np.ndarray | None:
+    """The values of ``key`` among the settings tied for the lowest ``"error"`` in ``scores``; None if not recorded."""
+    if not scores or any(key not in row for row in scores):
+        return None
+    errors = np.array([row["error"] for row in scores], dtype=float)
+    return np.array([row[key] for row in scores], dtype=float)[np.isclose(errors, errors.min(), rtol=0, atol=1e-12)]
+
+
+def _edge_or_value(chosen: float, low: float, high: float, tied: np.ndarray | None) -> float:
+    """``chosen``, unless tied settings are known: then the edge every one of them sits at, or NaN (not at an edge)."""
+    if tied is None:
+        return chosen
+    edge = [bound for bound in (low, high) if np.isclose(tied, bound).all()]
+    return edge[0] if edge else np.nan
 
 
 def _searched_choices(records: pd.DataFrame) -> list[tuple]:
