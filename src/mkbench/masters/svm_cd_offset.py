@@ -209,9 +209,11 @@ class NonnegFreeOffsetSVMCDMaster(_FreeOffset, NonnegLinearSVMCDMaster):
         """P = the columns with alpha > 0 at Clarabel's optimum over W; u, mu and the free model from it."""
         exact = solve_qp(self._columns.array, self.y, self.C, alpha_sign="nonneg", intercept="free")
         alpha = np.asarray(exact.alpha, dtype=np.float64)
-        self._passive = alpha > 1e-9 * max(1.0, alpha.max(initial=0.0))  # the interior point leaves ~1e-9 elsewhere
-        alpha = np.where(self._passive, alpha, 0.0)
         self._alpha[:] = np.clip(exact.duals, 0.0, self.C)
+        # the interior point leaves alpha ~1e-9 on columns at their bound: P needs a positive score too (eq. 8)
+        scores = self._columns.array.T @ (self.y * self._alpha)
+        self._passive = (alpha > 1e-9 * max(1.0, alpha.max(initial=0.0))) & (scores > 0.0)
+        alpha = np.where(self._passive, alpha, 0.0)
         self._passive_left()  # the centred features of P and w from u
         self._mu = exact.intercept + self._means @ alpha[self._passive]  # b = mu - means' alpha
         self._x, self._dual = (alpha, float(exact.intercept)), None
