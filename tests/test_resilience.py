@@ -457,3 +457,9 @@ def test_non_optimal_status_is_counted_in_the_table(tmp_path):
     table = write_table(records, ["test_error"], tmp_path / "table", caption="c").set_index("metric")
     assert table.loc["test_error", "n_not_optimal"] == 1
     assert "not optimal" in (tmp_path / "table.md").read_text()
+    # a table whose protocol ends its runs at the iteration count accepts that status, and says how many
+    accepted = write_table(records, ["test_error"], tmp_path / "accepted", caption="c", accept_status=["max_iter"])
+    assert accepted.set_index("metric").loc["test_error", "n_not_optimal"] == 0
+    text = (tmp_path / "accepted.md").read_text()
+    assert "Not optimal runs" not in text
+    assert "a status the protocol accepts (not counted as not optimal): max_iter in 1 of 2." in text

@@ -13,4 +13,5 @@ spec = snakemake.config["tables"][snakemake.wildcards.table]
 reference = load_reference(snakemake.input.reference[0], spec["reference"]["table"]) if snakemake.input.reference else None
 records = pd.concat([pd.read_csv(path) for path in snakemake.input.summaries], ignore_index=True)  # one or more experiments
 write_table(records, spec["metrics"], snakemake.output.csv[: -len(".csv")],
-            caption=spec["caption"], reference=reference, select=spec.get("select"), layout=spec["layout"])
+            caption=spec["caption"], reference=reference, select=spec.get("select"), layout=spec["layout"],
+            accept_status=spec["accept_status"])

@@ -87,13 +87,15 @@ def collect_histories(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=JOB_KEYS)
 
 
-def summarise(records: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
+def summarise(records: pd.DataFrame, metrics: list[str], accept_status: Iterable[str] = ()) -> pd.DataFrame:
     """Mean, standard deviation and count of each metric per (dataset, method).
 
     A job whose ``status`` starts with ``"failed"`` is counted in ``n_failed`` and
     left out of the means, so a failure is visible rather than a silent number. A
     job that ended neither optimal nor failed (``"max_iter"``: an iteration or time
-    limit) is averaged in and counted in ``n_not_optimal``.
+    limit) is averaged in and counted in ``n_not_optimal``, unless its status is in
+    ``accept_status`` (the protocol's intended end, e.g. ``"max_iter"`` for an
+    ensemble of T learners).
     Settings of a method's parameter grid are never averaged together: each is a
     method of its own, labelled ``"method [C=1.0]"``.
     """
@@ -111,7 +113,7 @@ def summarise(records: pd.DataFrame, metrics: list[str]) -> pd.DataFrame:
     long["value"] = pd.to_numeric(long["value"])
     summary = long.groupby(keys + ["metric"], sort=False)["value"].agg(["mean", "std", "count"])
     summary = summary.rename(columns={"count": "n"}).reset_index()
-    not_optimal = ~failed & (records["status"].astype(str) != "optimal")
+    not_optimal = ~failed & ~records["status"].astype(str).isin(["optimal", *accept_status])
     for name, rows in (("n_failed", failed), ("n_not_optimal", not_optimal)):
         counts = records[rows].groupby(keys).size().rename(name).reset_index()
         summary = summary.merge(counts, on=keys, how="left")
@@ -168,6 +170,7 @@ def write_table(
     reference: pd.DataFrame | None = None,
     select: str | None = None,
     layout: str = "rows",
+    accept_status: Iterable[str] = (),
 ) -> pd.DataFrame:
     """Write ``<out_stem>.csv`` and ``<out_stem>.md`` atomically; return the table.
 
@@ -177,12 +180,15 @@ def write_table(
     the Markdown table, and so are the grid settings that failed on some split
     (:func:`mkbench.harness.selection.describe_failed_settings`): the choice was made
     without them. ``layout`` is that of :func:`mkbench.harness.render.to_markdown`.
+    Runs that ended with a status in ``accept_status`` are not counted as not optimal
+    (:func:`summarise`); the Markdown says how many there were.
     """
     edges = describe_edges(grid_edges(records, select))
     failed = describe_failed_settings(records, select)
     if select is not None:
         records = select_by(records, select)
-    table = paper_vs_ours(summarise(records, metrics), reference)
+    accepted = records["status"].astype(str).isin(list(accept_status))
+    table = paper_vs_ours(summarise(records, metrics, accept_status), reference)
     with atomic_open(f"{out_stem}.csv", "w", encoding="utf-8", newline="") as fh:
         table.to_csv(fh, index=False)
     order = None if reference is None else list(zip(reference["dataset"], reference["method"]))
@@ -191,6 +197,9 @@ def write_table(
         text += "\nChosen at an edge of the grid (the grid may be too short): " + "; ".join(edges) + ".\n"
     if failed:
         text += "\nGrid settings that failed, left out of the choice (see the records' status): " + "; ".join(failed) + ".\n"
+    if accepted.any():
+        ends = ", ".join(f"{status} in {n}" for status, n in records.loc[accepted, "status"].value_counts().items())
+        text += f"\nRuns that ended with a status the protocol accepts (not counted as not optimal): {ends} of {len(records)}.\n"
     write_text(f"{out_stem}.md", text)
     return table
 
