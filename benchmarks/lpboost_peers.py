@@ -50,7 +50,7 @@ C, the cap and the data
 Per data set and split, the settings are those of the config's ``cgens-table1``
 experiment: its IDA protocol's splits (first ``--splits``), its preprocessing
 (standardised on the training part), its methods' fixed parameters (LPBoost's LP
-on HiGHS's primal route, CGEns's libsvm master), and the C and iteration count
+on HiGHS's primal route, CGEns's master and offset), and the C and iteration count
 its 5-fold CV chose for each method on that split, read from the committed
 ``--summary`` (``s_C``, ``s_max_iter``): each refit is the Table I model, and
 its test error is checked against the summary's (recorded as

@@ -18,8 +18,10 @@ penalises the offset b through a constant feature (scikit-learn's
   the previous alpha: adding a learner leaves the dual's feasible set unchanged, so
   each master takes a few passes over the points. scikit-learn's ``LinearSVC``
   cannot serve, as it neither starts from nor returns alpha, which prices the next
-  learner (eq. 8).
-* ``"libsvm"``: the SVM (1) exactly, with an unpenalised b, as the dual (2) solved by
+  learner (eq. 8). With ``fit_intercept=True`` the offset is free, the SVM (1) as
+  written: the equality y'alpha = 0 of its dual (2) by the method of multipliers
+  (:class:`mkbench.masters.FreeOffsetSVMCDMaster`), still warm-started.
+* ``"libsvm"``: the SVM (1) with a free offset, as the dual (2) solved by
   libsvm (:class:`mkbench.masters.SVMDualMaster`, ``SVC(kernel="precomputed")`` on
   G = H H', one rank-one update per learner). libsvm cannot be warm-started and G
   costs n^2 floats (0.8 GB at n = 10^4; n = 60 000 of Fig. 2 is out of reach).
@@ -286,10 +288,13 @@ class CGEnsClassifier(_LearnerEnsemble):
     tol : float, default=1e-3
         epsilon of Algorithm 1: stop when max_h |sum_i y_i alpha_i h(x_i)| <= tol (eq. 8).
         Scores are in units of C; the master's alpha are accurate to about ``solver_tol``.
+    fit_intercept : {"regularized", True}, default="regularized"
+        The offset b: penalised like a constant learner (b^2 / 2 added to the
+        objective, liblinear's, as the paper ran it), or free, the SVM (1) as written.
     solver : {"dual_cd", "libsvm"}, default="dual_cd"
-        Restricted master: liblinear's warm-started dual coordinate descent, with
-        liblinear's penalised offset (b^2 / 2 added to the objective, as the paper
-        ran it), or libsvm on the SVM (1) with a free offset (see the module notes).
+        Restricted master: warm-started dual coordinate descent (liblinear's; a free
+        offset by the method of multipliers), or libsvm from scratch, free offset only
+        (see the module notes).
     solver_tol : float, default=1e-3
         The master's stopping tolerance (scikit-learn's ``LinearSVC`` / ``SVC`` ``tol``).
     loose_tol : float or None, default=0.1
@@ -311,6 +316,7 @@ class CGEnsClassifier(_LearnerEnsemble):
         max_iter: int = 100,
         time_limit: float | None = None,
         tol: float = 1e-3,
+        fit_intercept: bool | str = "regularized",
         solver: str = "dual_cd",
         solver_tol: float = 1e-3,
         loose_tol: float | None = LOOSE_TOL,
@@ -324,6 +330,7 @@ class CGEnsClassifier(_LearnerEnsemble):
         self.max_iter = max_iter
         self.time_limit = time_limit
         self.tol = tol
+        self.fit_intercept = fit_intercept
         self.solver = solver
         self.solver_tol = solver_tol
         self.loose_tol = loose_tol
@@ -337,7 +344,17 @@ class CGEnsClassifier(_LearnerEnsemble):
             raise ValueError(f"solver_tol must be a number > 0, got {self.solver_tol!r}")
         if self.loose_tol is not None and not (isinstance(self.loose_tol, Real) and self.loose_tol > 0):
             raise ValueError(f"loose_tol must be a number > 0 or None, got {self.loose_tol!r}")
-        offset = "regularized" if check_choice("solver", self.solver, SOLVERS) == "dual_cd" else "free"
+        if not (self.fit_intercept is True or self.fit_intercept == "regularized"):
+            raise ValueError(
+                f"fit_intercept must be True (a free offset b, the SVM (1)) or 'regularized' (b^2 / 2 penalised, "
+                f"liblinear's), got {self.fit_intercept!r}"
+            )
+        offset = "free" if self.fit_intercept is True else "regularized"
+        if check_choice("solver", self.solver, SOLVERS) == "libsvm" and offset != "free":
+            raise ValueError(
+                "solver='libsvm' solves the SVM (1) with a free offset: pass fit_intercept=True, or keep the "
+                "penalised offset with solver='dual_cd'"
+            )
         return make_hinge_master(
             signed, self.C, penalty="l2", alpha_sign="free", intercept=offset, solver=self.solver,
             tol=self.solver_tol, loose_tol=self.loose_tol,
