@@ -124,7 +124,7 @@ def test_param_settings_expand_grid_in_sorted_key_order():
          "valid parameters: C, callback,"),
         (lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"]["param_grid"].update(CC=[1.0]),
          "at experiments/smoke-cgens/methods/cgens/params/param_grid: method 'cgens' has no parameter(s) CC; "
-         "valid parameters: C, gamma,"),
+         "valid parameters: C, fit_intercept, gamma,"),
         (lambda c: c["experiments"]["smoke-cgens"]["methods"]["adaboost"]["params"]["params"].update(random_sate=0),
          "at experiments/smoke-cgens/methods/adaboost/params/params: method 'adaboost' has no parameter(s) "
          "random_sate; valid parameters: "),  # scikit-learn's AdaBoostClassifier: its list depends on the version
