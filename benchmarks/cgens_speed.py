@@ -24,9 +24,10 @@ at n = 10^4 and (bottom) against n at 100 iterations; CGEns was 15x faster at
   ``--max-iter`` stumps on the rows of the first fit (issue goal: CGEns <= 0.5x);
 * the exact stump search (pricing, eq. 8) on those rows against the same search
   written in numpy (gather, ``cumsum``, mask, ``argmax``), no goal;
-* CGEns's two restricted masters, warm-started dual coordinate descent (the
-  default) against libsvm from scratch, ``--iterations-at-sizes`` stumps on the
-  first ``--sizes`` rows, no goal.
+* CGEns's restricted masters, warm-started dual coordinate descent (the default,
+  liblinear's penalised offset; and with a free offset, libsvm's problem) against
+  libsvm from scratch, ``--iterations-at-sizes`` stumps on the first ``--sizes``
+  rows, no goal.
 
 LPBoost's LP goes the route LPBoost takes by default, its dual (eq. 5) re-solved warm
 by HiGHS's dual simplex (:class:`mkbench.masters.DualLPMaster`), the fastest of the
