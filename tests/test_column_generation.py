@@ -60,8 +60,8 @@ def _same_model(a, b, X):
 
 def test_cgens_is_a_preset(data):
     X, labels, _ = data
-    for solver, offset, tol in [("dual_cd", "regularized", 1e-3), ("libsvm", True, 1e-8)]:
-        paper = CGEnsClassifier(C=0.5, max_iter=60, tol=1e-3, solver=solver, solver_tol=tol).fit(X, labels)
+    for solver, offset, tol in [("dual_cd", "regularized", 1e-3), ("dual_cd", True, 1e-3), ("libsvm", True, 1e-8)]:
+        paper = CGEnsClassifier(C=0.5, max_iter=60, tol=1e-3, fit_intercept=offset, solver=solver, solver_tol=tol).fit(X, labels)
         preset = ColumnGenerationClassifier(
             "stump", penalty="l2", fit_intercept=offset, solver=solver, C=0.5, max_iter=60, tol=1e-3
         ).fit(X, labels)
