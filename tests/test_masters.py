@@ -650,6 +650,34 @@ def test_free_offset_dual_cd_hands_every_solve_to_clarabel_without_budget(proble
     assert solution.objective == pytest.approx(highs_qp_reference(K, y, C, "hinge", "nonneg", "free"), rel=1e-6)
 
 
+@pytest.mark.parametrize("master_class", [FreeOffsetSVMCDMaster, NonnegFreeOffsetSVMCDMaster])
+def test_free_offset_dual_cd_goes_on_where_clarabel_fails_too(problem, monkeypatch, master_class):
+    """Where coordinate descent crawls and Clarabel fails as well (it stopped 'AlmostSolved' on flare-solar with 500
+    Fourier learners), coordinate descent goes on with more passes and still reaches the optimum; if those run out
+    too, the failure names both."""
+    import mkbench.masters.svm_cd_offset as offset
+
+    def failing(K, y, C, **options):
+        assert options["on_failure"] == "record"
+        failed = solve_qp(K, y, C, **options, settings={"max_iter": 1})  # Clarabel stopped after one iteration
+        assert not failed.optimal
+        return failed
+
+    monkeypatch.setattr(offset, "solve_qp", failing)
+    K, y, _ = problem
+    K = np.hstack([K[:, :50], K[:, 100:]])  # linear and RBF columns: coordinate descent converges without Clarabel
+    sign = "free" if master_class is FreeOffsetSVMCDMaster else "nonneg"
+    reference = highs_qp_reference(K, y, C, "hinge", sign, "free")
+    master = master_class(y, C, tol=1e-6, loose_tol=None, max_epochs=200, columns=K)
+    solution = master.solve()
+    assert master.n_exact_solves >= 1 and solution.optimal
+    assert solution.objective == pytest.approx(reference, rel=1e-4)
+    monkeypatch.setattr(offset, "CRAWL_FACTOR", 1)
+    stuck = master_class(y, C, tol=1e-9, loose_tol=None, max_epochs=1, columns=K)
+    with pytest.raises(SolverError, match=r"Clarabel stopped with status '.*', and 1 x max_epochs more passes did not converge"):
+        stuck.solve()
+
+
 class _NoRestart(NonnegFreeOffsetSVMCDMaster):
     def _restart_exactly(self):
         return False

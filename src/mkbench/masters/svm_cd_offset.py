@@ -49,6 +49,10 @@ from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster, _dual_cd
 
 __all__ = ["FreeOffsetSVMCDMaster", "NonnegFreeOffsetSVMCDMaster"]
 
+#: Where Clarabel fails on a solve that coordinate descent crawled on, coordinate descent goes on for
+#: this many times ``max_epochs`` more passes.
+CRAWL_FACTOR = 100
+
 
 class _FreeOffset:
     """Mixin over :class:`.LinearSVMCDMaster`: centred columns, and the offset by the method of multipliers.
@@ -88,36 +92,63 @@ class _FreeOffset:
         return B
 
     def _solve_free(self) -> tuple[np.ndarray, float, int, bool]:
-        """The method of multipliers from the current u: (pricing weights, b, passes, True).
+        """The method of multipliers from the current u: (pricing weights, b, passes, converged).
 
         When the passes of one solve pass ``max_epochs`` (coordinate descent crawls
         when C ||K_i.||^2 is large, e.g. quadratic columns of raw pixels), the solve
         is handed to :meth:`_solve_exactly`.
         """
-        B = self._rescale()
+        epochs, converged = self._multipliers(self._rescale(), self.max_epochs)
+        return self._free_solution(epochs) if converged else self._solve_exactly(epochs)
+
+    def _multipliers(self, B: float, budget: int) -> tuple[int, bool]:
+        """Multiplier updates from the current u and mu for at most ``budget`` passes: (passes, converged)."""
         epochs = 0
         for _ in range(self.max_outer):
             passes, converged = _dual_cd(
                 self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps,
-                self.max_epochs - epochs, 0, self._mu,
+                budget - epochs, 0, self._mu,
             )
             epochs += passes
             if not converged:
-                break
+                return epochs, False
             step = B * self._w[0]  # B^2 y'u: the proximal step of the offset
             self._mu += step
             if abs(step) <= 0.1 * self._eps:
-                return self._weights(), self._mu - self._means @ self._w[1:], epochs, True
-        return self._solve_exactly(epochs)
+                return epochs, True
+        return epochs, False
+
+    def _free_solution(self, epochs: int) -> tuple[np.ndarray, float, int, bool]:
+        return self._weights(), self._mu - self._means @ self._w[1:], epochs, True
 
     def _solve_exactly(self, epochs: int) -> tuple[np.ndarray, float, int, bool]:
-        """Clarabel's interior point on the current columns; coordinate descent resumes from its u next time."""
-        exact = solve_qp(self._X.array[:, 1:], self.y, self.C, alpha_sign="free", intercept="free")
+        """Clarabel's interior point on the current columns; coordinate descent resumes from its u next time.
+
+        Where Clarabel fails too (e.g. "AlmostSolved" on the many duplicate points of
+        flare-solar with 500 Fourier learners), coordinate descent goes on from its own
+        u for ``CRAWL_FACTOR`` times ``max_epochs`` more passes; if that does not
+        converge either, the solve fails and says both.
+        """
+        exact = solve_qp(self._X.array[:, 1:], self.y, self.C, alpha_sign="free", intercept="free", on_failure="record")
+        self.n_exact_solves += 1
+        if not exact.optimal:
+            passes, converged = self._multipliers(self.intercept_scaling, CRAWL_FACTOR * self.max_epochs)
+            if converged:
+                return self._free_solution(epochs + passes)
+            self._failure_status = (
+                f"max_epochs reached, Clarabel stopped with status {exact.status!r}, and "
+                f"{CRAWL_FACTOR} x max_epochs more passes did not converge"
+            )
+            return np.zeros(self.n_rows), 0.0, epochs + passes + exact.iterations, False
         self._alpha[:] = np.clip(exact.duals, 0.0, self.C)
         self._w = self._X.array.T @ (self.y * self._alpha)
         self._mu = exact.intercept
-        self.n_exact_solves += 1
-        return self._weights(), self._mu - self._means @ self._w[1:], epochs + exact.iterations, True
+        return self._free_solution(epochs + exact.iterations)
+
+    def _failure(self, iterations: int, seconds: float, status: str = "max_epochs reached") -> MasterSolution:
+        """As the base class's, naming Clarabel's failure too where the solve went that far."""
+        status = self.__dict__.pop("_failure_status", status)
+        return super()._failure(iterations, seconds, status)
 
     def _weights(self) -> np.ndarray:
         """y * u - mean(y * u): the pricing weights of the centred columns, applied to raw ones."""
