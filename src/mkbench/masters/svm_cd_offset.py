@@ -119,6 +119,7 @@ class _FreeOffset:
         return epochs, False
 
     def _free_solution(self, epochs: int) -> tuple[np.ndarray, float, int, bool]:
+        """(pricing weights, b of the raw columns, passes, True) at the current u and mu."""
         return self._weights(), self._mu - self._means @ self._w[1:], epochs, True
 
     def _solve_exactly(self, epochs: int) -> tuple[np.ndarray, float, int, bool]:
