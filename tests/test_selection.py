@@ -190,3 +190,17 @@ def test_a_search_record_keeps_every_setting_cv_error_and_the_edge_rule_reads_it
     edges = grid_edges(pd.read_csv(summary))
     assert record["selected"] == {"C": 0.1}  # the bottom of the grid is chosen, yet every C ties
     assert edges[["n_runs", "n_low", "n_high"]].values.tolist() == [[1, 0, 0]]
+
+
+def test_an_empty_ensemble_at_the_bottom_of_c_is_the_limit_of_the_grid_not_an_edge():
+    """A column-generation model that took no column at the bottom C (the offset alone) is what every smaller C
+    gives too: not counted as an edge. A model with columns there, or a method without a column-generation
+    status, still is."""
+    scores = {(c, t): 0.2 for c in (0.01, 0.1, 1.0) for t in (50, 500)}
+    scores[(0.01, 500)] = 0.1
+    base = _cv_record(0, 0.01, 500, scores)
+    rows = [{**base, "split": 0, "cg_status": "optimal", "n_iter": 0},  # empty: the limit
+            {**base, "split": 1, "cg_status": "max_iter", "n_iter": 500},  # learners at the bottom: an edge
+            {**base, "split": 2, "n_iter": 0}]  # no column-generation status (e.g. an SVM's solver count): an edge
+    edges = grid_edges(pd.DataFrame(rows)).set_index("parameter")
+    assert edges.loc["C", ["n_runs", "n_low", "n_high"]].tolist() == [3, 2, 0]

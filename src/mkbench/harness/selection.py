@@ -171,8 +171,10 @@ def _cv_choices(records: pd.DataFrame) -> list[tuple]:
             if len(set(values)) > 1 and pd.notna(record.get(f"s_{key}")):
                 tied = _tied(_literal(record.get("svc_cv_results")) if key == "gamma" and from_svc else scores, key)
                 low, high = min(values), max(values)
-                rows.append((record["dataset"], record["method"], key, low, high,
-                             _edge_or_value(float(record[f"s_{key}"]), low, high, tied)))
+                value = _edge_or_value(float(record[f"s_{key}"]), low, high, tied)
+                if key == "C" and np.isclose(value, low) and _empty_ensemble(record):
+                    value = np.nan  # every smaller C gives the same empty model: the grid reaches its limit
+                rows.append((record["dataset"], record["method"], key, low, high, value))
         iters = _literal(record.get("p_n_iters"))
         iters = default_iters if iters is None else iters
         for field in _ITERATION_FIELDS:
@@ -182,6 +184,16 @@ def _cv_choices(records: pd.DataFrame) -> list[tuple]:
                 rows.append((record["dataset"], record["method"], "iterations", low, high,
                              _edge_or_value(float(record[field]), low, high, tied)))
     return rows
+
+
+def _empty_ensemble(record: pd.Series) -> bool:
+    """Whether the record's column-generation model took no column (``n_iter`` 0).
+
+    Its pricing scores are bounded by C (every dual variable is), so no column enters at
+    any smaller C either, and the model (the offset alone) is the same: a choice at the
+    bottom of C is then the limit of the grid, not a sign that it is too short.
+    """
+    return pd.notna(record.get("cg_status")) and record.get("n_iter") == 0
 
 
 def _tied(scores: list[dict] | None, key: str) -> np.ndarray | None:
