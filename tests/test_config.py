@@ -40,6 +40,29 @@ def test_shipped_configs_validate_and_plan():
     assert count["smoke-classification"] == 6 * 2  # (svc + cgboost-lp + 2 C of cgboost-qp + cgboost-qp-clarabel + cgboost-qp-cd) x 2 repeats
 
 
+@pytest.mark.parametrize("name", ["config.yaml", "smoke.yaml"])
+def test_every_configured_cgens_builds_its_master(name):
+    """Parameter combinations are checked when the master is built, not when the config loads: build each
+    CGEns the shipped configs name (alone or inside a cross-validated search) and its master, as a fit would
+    (solver='libsvm' without fit_intercept=True would fail every job of its table)."""
+    import numpy as np
+
+    from mkbench.estimators import CGEnsClassifier
+
+    config = load_config(ROOT / "config" / name)
+    built = 0
+    for experiment in config["experiments"].values():
+        for spec in experiment["methods"].values():
+            params = spec.get("params", {})
+            if spec["estimator"] == "staged-cv" and params.get("method") == "cgens":
+                params = params.get("params", {})
+            elif spec["estimator"] != "cgens":
+                continue
+            CGEnsClassifier(**params)._master(np.array([1.0, -1.0, 1.0, -1.0]))
+            built += 1
+    assert built > 0
+
+
 def test_defaults_are_filled(smoke):
     config = validate_config(smoke)
     assert config["experiments"]["smoke-regression"]["seeds"] == [0]
