@@ -118,6 +118,10 @@ def test_cgens_at_the_bandwidth_of_the_cross_validated_rbf_svm():
     assert svm.best_params_ == reference.best_params_
     assert svm.n_iter_ == reference.best_estimator_.n_iter_.sum()  # libsvm's iterations, one count per class pair
     assert set(search.best_params_) == {"gamma", "C", "max_iter"}
+    # the SVM's CV errors are kept: scikit-learn's mean test scores on the same folds, as errors
+    assert search.svc_cv_results_["params"] == reference.cv_results_["params"]
+    np.testing.assert_allclose(search.svc_cv_results_["mean_test_error"], 1.0 - reference.cv_results_["mean_test_score"], atol=1e-12)
+    assert svm.svc_cv_results_ is None
     with pytest.raises(ValueError, match="svc_bandwidth_grid must be a dict of SVC parameters with a 'gamma' list"):
         StagedSearchCV("cgens", svc_bandwidth_grid={"C": [1.0]}).fit(X, y)
 

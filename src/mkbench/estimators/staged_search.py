@@ -135,8 +135,9 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y)
         check_classification_targets(y)
         params = dict(self.params or {})
-        self.svc_cv_results_ = None
-        bandwidth = {} if self.svc_bandwidth_grid is None else {"gamma": self._svc_bandwidth(X, y)}
+        svc = None if self.svc_bandwidth_grid is None else self._svc_search(X, y)
+        self.svc_cv_results_ = None if svc is None else svc.cv_results_
+        bandwidth = {} if svc is None else {"gamma": float(svc.best_params_["gamma"])}
         params.update(bandwidth)
         counter = "n_estimators" if "n_estimators" in self._make({}).get_params() else "max_iter"
         counts = {} if n_iters is None else {counter: n_iters[-1]}
@@ -175,17 +176,15 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
             return estimator_class(self.method)(**params)
         return clone(self.method).set_params(**params)
 
-    def _svc_bandwidth(self, X: np.ndarray, y: np.ndarray) -> float:
-        """The gamma of the RBF SVM cross-validated over ``svc_bandwidth_grid`` on this search's folds."""
+    def _svc_search(self, X: np.ndarray, y: np.ndarray) -> StagedSearchCV:
+        """The RBF SVM cross-validated over ``svc_bandwidth_grid`` on this search's folds (its gamma is the bandwidth)."""
         grid = self.svc_bandwidth_grid
         if not (isinstance(grid, dict) and "gamma" in grid):
             raise ValueError(
                 f"svc_bandwidth_grid must be a dict of SVC parameters with a 'gamma' list, e.g. "
                 f"{{'C': [1, 10], 'gamma': [0.1, 1]}}; got {grid!r}"
             )
-        svc = StagedSearchCV("svc-rbf", param_grid=grid, n_iters=None, cv=self.cv, random_state=self.random_state)
-        self.svc_cv_results_ = svc.fit(X, y).cv_results_
-        return float(svc.best_params_["gamma"])
+        return StagedSearchCV("svc-rbf", param_grid=grid, n_iters=None, cv=self.cv, random_state=self.random_state).fit(X, y)
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """The refitted method's decision values."""
