@@ -183,3 +183,16 @@ def test_record_status_is_the_models_own(diabetes):
     assert stopped["status"] == stopped["cg_status"] == "time_limit"
     capped = experiment.run_job(data, _split(len(y)), method="cg", estimator="cgboost", params={**params, "max_iter": 1})
     assert capped["status"] == "max_iter"
+
+
+def test_a_solver_stopped_by_its_iteration_limit_is_recorded_as_not_converged(diabetes):
+    """RFF's liblinear at its iteration limit: the search's refit warns, and the record names it, never "optimal"."""
+    y = np.where(diabetes.y > np.median(diabetes.y), 1, -1)
+    data = Dataset("sk-diabetes-binary", diabetes.X, y, diabetes.feature_names, "binary", {})
+    search = {"method": "rff", "n_iters": None, "cv": 2, "param_grid": {"C": [1.0]}}
+    capped = experiment.run_job(data, _split(len(y)), method="rff", estimator="staged-cv",
+                                params={**search, "params": {"gamma": 0.1, "n_components": 50, "max_iter": 2}})
+    assert capped["status"].startswith("not converged: ") and "iterations" in capped["status"]
+    free = experiment.run_job(data, _split(len(y)), method="rff", estimator="staged-cv",
+                              params={**search, "params": {"gamma": 0.1, "n_components": 50}})
+    assert free["status"] == "optimal"

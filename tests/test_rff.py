@@ -99,3 +99,18 @@ def test_scikit_learn_estimator_checks(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         check(estimator)
+
+
+def test_the_searchs_refit_warns_when_liblinear_stops_short_and_the_fold_fits_do_not(moons):
+    """Only the refitted model's ConvergenceWarning reaches the caller of a search without staged counts."""
+    X, y, _, _ = moons
+    grid = {"C": [100.0, 1000.0]}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        StagedSearchCV("rff", params={"gamma": 1.0, "n_components": 50, "max_iter": 2, "random_state": 0},
+                       param_grid=grid, n_iters=None, cv=3).fit(X, y)
+    assert [issubclass(w.category, ConvergenceWarning) for w in caught] == [True]  # the refit's; 6 fold fits silent
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        StagedSearchCV("rff", params={"gamma": 1.0, "n_components": 50, "random_state": 0},
+                       param_grid={"C": [0.1, 1.0]}, n_iters=None, cv=3).fit(X, y)

@@ -68,7 +68,11 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         first in :class:`~sklearn.model_selection.ParameterGrid` order wins (for
         ``{"C": [...]}`` the smallest C, the most regularised model).
     best_estimator_ : estimator
-        The method refitted with ``best_params_`` on all the data.
+        The method refitted with ``best_params_`` on all the data. The fold fits'
+        ConvergenceWarnings are silenced (with ``n_iters``, stopping at a count short
+        of convergence is the point); the refit's reach the caller unless ``n_iters``
+        chose its count, so a solver that stopped short of its optimum (liblinear's
+        iteration limit in RFF) says so in the fit's warnings and in a record's status.
     cv_errors_ : ndarray of shape (n_grid_points, len(n_iters) or 1)
         Mean validation error of each grid point and iteration count.
     cv_results_ : dict
@@ -157,10 +161,13 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
                     staged = list(model.staged_predict(X[test])) or [model.predict(X[test])]
                     for k, t in enumerate(n_iters):
                         errors[g, k] += np.mean(staged[min(t, len(staged)) - 1] != y[test]) / self.cv
-            g, k = np.unravel_index(np.argmin(errors), errors.shape)
-            self.best_params_ = {**bandwidth, **grid[g], **({} if n_iters is None else {counter: n_iters[k]})}
-            self.best_estimator_ = self._make({**params, **self.best_params_})
-            self.best_estimator_.fit(X, y, **fit_params)
+        g, k = np.unravel_index(np.argmin(errors), errors.shape)
+        self.best_params_ = {**bandwidth, **grid[g], **({} if n_iters is None else {counter: n_iters[k]})}
+        self.best_estimator_ = self._make({**params, **self.best_params_})
+        with warnings.catch_warnings():
+            if n_iters is not None:  # the chosen count is a parameter, not a solver that fell short
+                warnings.simplefilter("ignore", ConvergenceWarning)
+            self.best_estimator_.fit(X, y, **fit_params)  # else a refit that did not converge says so
         self.cv_errors_ = errors
         counted = [{}] if n_iters is None else [{counter: t} for t in n_iters]
         self.cv_results_ = {

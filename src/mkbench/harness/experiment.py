@@ -120,10 +120,12 @@ def run_job(
             record.update(status=f"failed: {exc}", fit_seconds=time.perf_counter() - start)
             return _finish(record, parts, dataset.task)
         record["fit_seconds"] = time.perf_counter() - start
-    converged = not any(issubclass(w.category, ConvergenceWarning) for w in caught)
-    # the model's own account of why it stopped (column generation, MKL), else the warnings' (sklearn's)
+    unconverged = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    # the model's own account of why it stopped (column generation, MKL), else the warnings' (sklearn's solvers)
     status = getattr(model, "status_", None)
-    record["status"] = status if isinstance(status, str) else "optimal" if converged else "max_iter"
+    if not isinstance(status, str):
+        status = f"not converged: {unconverged[0]}" if unconverged else "optimal"
+    record["status"] = status
 
     start = time.perf_counter()
     predictions = {name: model.predict(X[idx]) for name, idx in parts.items() if idx.size}
