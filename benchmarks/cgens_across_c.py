@@ -96,6 +96,9 @@ def main() -> None:
     rows = np.random.default_rng(args.seed).permutation(ds.X.shape[0])[: args.n]
     X, y, k = ds.X[rows], ds.y[rows], args.max_iter
 
+    with warnings.catch_warnings():  # compiles (or loads) the numba kernels outside the timings
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        CGEnsClassifier(C=args.C[0], max_iter=3).fit(X[:60], y[:60])
     ada_seconds, ada = timed(lambda: AdaBoostClassifier(n_estimators=k).fit(X, y))
     peer = measure(f"AdaBoost (SAMME), {len(ada.estimators_)} stumps", ada_seconds)
     print(f"n={args.n}: AdaBoost {len(ada.estimators_)} stumps {ada_seconds:.1f} s", flush=True)
