@@ -73,12 +73,11 @@ def main() -> None:
         record.timings[f"svc_grid_{pixels}"] = {"seconds": svc_seconds, "validation_error": svc_error,
                                                 "best_params": {k: float(v) for k, v in search.best_params_.items()}}
         for name, options in ((s, SOLVERS[s]) for s in args.solvers):
-            with warnings.catch_warnings():  # compiles (or loads) the solver's numba kernels outside the timing
-                warnings.simplefilter("ignore")
-                CGBoostClassifier("L,Q,R", C=args.C, max_iter=3, **options).fit(X[:60], y[:60])
             model = CGBoostClassifier("L,Q,R", C=args.C, max_iter=args.max_iter, time_limit=args.time_limit, **options)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
+                # compiles (or loads) the solver's numba kernels outside the timing
+                CGBoostClassifier("L,Q,R", C=args.C, max_iter=3, **options).fit(X[:60], y[:60])
                 seconds, model = timed(lambda: model.fit(X, y))
             error = np.mean(model.predict(X_val) != y_val)
             objective = model.history_[-1]["objective"]

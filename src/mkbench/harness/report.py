@@ -93,7 +93,8 @@ def summarise(records: pd.DataFrame, metrics: list[str], accept_status: Iterable
     A job whose ``status`` starts with ``"failed"`` is counted in ``n_failed`` and
     left out of the means, so a failure is visible rather than a silent number. A
     job that ended neither optimal nor failed (``"max_iter"``: an iteration or time
-    limit; ``"not converged: ..."``: a scikit-learn solver's ConvergenceWarning) is averaged in and counted in ``n_not_optimal``, unless its status is in
+    limit; ``"not converged: ..."``: a scikit-learn solver's ConvergenceWarning) is
+    averaged in and counted in ``n_not_optimal``, unless its status is in
     ``accept_status`` (the protocol's intended end, e.g. ``"max_iter"`` for an
     ensemble of T learners).
     Settings of a method's parameter grid are never averaged together: each is a
