@@ -28,6 +28,8 @@ from mkbench.masters import (
     solve_lp,
     solve_qp,
 )
+from mkbench.masters.svm_cd import projected_gradient_span
+from mkbench.masters.svm_newton import HuberNewton, huber_newton
 
 C = 1.0
 TOL = 1e-7
@@ -558,6 +560,71 @@ def test_dual_cd_satisfies_kkt_and_equals_liblinear(problem):
     assert solution.intercept == pytest.approx(liblinear.intercept_[0], abs=1e-6)
 
 
+def test_huber_newton_dual_point_meets_liblinear_criterion_at_the_qp_optimum(problem):
+    """Newton's method on the Huber-smoothed primal (Chapelle 2007) ends at a dual point inside the box whose
+    projected gradients span at most tol, and whose dual objective is the direct QP optimum of eq. 11 (b a
+    constant column); a test that never holds is reported as not accepted, the point still inside the box."""
+    K, y, _ = problem
+    K = K / np.abs(K).max(axis=0)
+    X = np.hstack([np.ones((len(y), 1)), K])
+    big_C, tol = 100.0, 1e-6  # much below, u = C (1 - m) / delta amplifies rounding in the margins past tol
+    reference = highs_qp_reference(K, y, big_C, "hinge", "free", "regularized")
+
+    def done(u, w, w_u):
+        return projected_gradient_span(X, y, u, w_u, big_C) <= tol
+
+    result = huber_newton(X, y, np.zeros(X.shape[1]), big_C, tol, done=done)
+    assert result.accepted and result.iterations > 0
+    assert np.all((result.u >= 0.0) & (result.u <= big_C))
+    w_u = X.T @ (y * result.u)
+    assert projected_gradient_span(X, y, result.u, w_u, big_C) <= tol
+    assert result.u.sum() - 0.5 * w_u @ w_u == pytest.approx(reference, rel=1e-6)
+    never = huber_newton(X, y, np.zeros(X.shape[1]), big_C, tol, done=lambda u, w, w_u: False, max_iter=3)
+    assert not never.accepted and np.all((never.u >= 0.0) & (never.u <= big_C))
+
+
+NEWTON_CASES = [
+    (LinearSVMCDMaster, "free", "regularized"),
+    (NonnegLinearSVMCDMaster, "nonneg", "regularized"),
+    (FreeOffsetSVMCDMaster, "free", "free"),
+    (NonnegFreeOffsetSVMCDMaster, "nonneg", "free"),
+]
+
+
+@pytest.mark.parametrize("master_class, alpha_sign, intercept", NEWTON_CASES)
+def test_dual_cd_masters_turn_to_newton_at_large_C_and_reach_the_optimum(problem, master_class, alpha_sign, intercept):
+    """At C = 100 coordinate descent needs more than NEWTON_AFTER passes: Newton's method in the primal ends
+    solves, later solves start from its weights, and every master still reaches the direct QP optimum."""
+    K, y, _ = problem
+    K = K / np.abs(K).max(axis=0)
+    big_C = 100.0
+    reference = highs_qp_reference(K, y, big_C, "hinge", alpha_sign, intercept)
+    master = master_class(y, big_C, tol=1e-6, loose_tol=None)
+    solution = _add_in_chunks(master, K)
+    assert master.n_newton_solves > 0
+    assert solution.optimal and solution.objective == pytest.approx(reference, rel=1e-6)
+
+
+@pytest.mark.parametrize("master_class, alpha_sign, intercept", NEWTON_CASES)
+def test_dual_cd_masters_go_on_by_coordinate_descent_where_newton_is_not_accepted(
+    problem, monkeypatch, master_class, alpha_sign, intercept
+):
+    """A Newton point that fails the stopping test is only a start: coordinate descent goes on from it."""
+    import mkbench.masters.svm_cd as svm_cd
+
+    def refused(X, y, w, C, tol, **options):
+        return HuberNewton(w, np.full(len(y), C / 2), 1, False)  # a feasible point, not accepted
+
+    monkeypatch.setattr(svm_cd, "huber_newton", refused)
+    K, y, _ = problem
+    K = K / np.abs(K).max(axis=0)
+    big_C = 100.0
+    master = master_class(y, big_C, tol=1e-6, loose_tol=None)
+    solution = _add_in_chunks(master, K)
+    assert master.n_newton_solves == 0
+    assert solution.objective == pytest.approx(highs_qp_reference(K, y, big_C, "hinge", alpha_sign, intercept), rel=1e-6)
+
+
 def test_dual_cd_failure_raises_or_records(problem):
     K, y, _ = problem
     with pytest.raises(SolverError, match=r"dual coordinate descent stopped with status 'max_epochs reached'.*50 data rows"):
@@ -664,6 +731,7 @@ def test_free_offset_dual_cd_goes_on_where_clarabel_fails_too(problem, monkeypat
         return failed
 
     monkeypatch.setattr(offset, "solve_qp", failing)
+    monkeypatch.setattr(offset, "NEWTON_AFTER", 10**9)  # no Newton: coordinate descent crawls to its budget
     K, y, _ = problem
     K = np.hstack([K[:, :50], K[:, 100:]])  # linear and RBF columns: coordinate descent converges without Clarabel
     sign = "free" if master_class is FreeOffsetSVMCDMaster else "nonneg"

@@ -188,6 +188,7 @@ def column_generation(
         history[-1]["objective"] = solution.objective
         history[-1]["master_iterations"] += solution.iterations
         history[-1]["master_seconds"] += solution.seconds
+        history[-1]["seconds"] = perf_counter() - start
     if verbose:
         _report(name, history[-1], status)
     return CGResult(solution=solution, choices=choices, status=status, history=history)

@@ -20,7 +20,11 @@ penalises the offset b through a constant feature (scikit-learn's
   cannot serve, as it neither starts from nor returns alpha, which prices the next
   learner (eq. 8). With ``fit_intercept=True`` the offset is free, the SVM (1) as
   written: the equality y'alpha = 0 of its dual (2) by the method of multipliers
-  (:class:`mkbench.masters.FreeOffsetSVMCDMaster`), still warm-started.
+  (:class:`mkbench.masters.FreeOffsetSVMCDMaster`), still warm-started. At large
+  C coordinate descent needs thousands of passes per master; past 50 passes a
+  master turns to Newton's method on the Huber-smoothed primal over the k learner
+  weights (:mod:`mkbench.masters.svm_newton`), accepted only where its dual point
+  meets the same stopping criterion.
 * ``"libsvm"``: the SVM (1) with a free offset, as the dual (2) solved by
   libsvm (:class:`mkbench.masters.SVMDualMaster`, ``SVC(kernel="precomputed")`` on
   G = H H', one rank-one update per learner). libsvm cannot be warm-started and G
@@ -293,7 +297,8 @@ class CGEnsClassifier(_LearnerEnsemble):
         objective, liblinear's, as the paper ran it), or free, the SVM (1) as written.
     solver : {"dual_cd", "libsvm"}, default="dual_cd"
         Restricted master: warm-started dual coordinate descent (liblinear's; a free
-        offset by the method of multipliers), or libsvm from scratch, free offset only
+        offset by the method of multipliers; Newton's method in the primal where it is
+        slow), or libsvm from scratch, free offset only
         (see the module notes).
     solver_tol : float, default=1e-3
         The master's stopping tolerance (scikit-learn's ``LinearSVC`` / ``SVC`` ``tol``).

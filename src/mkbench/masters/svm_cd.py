@@ -18,6 +18,11 @@ because liblinear, inside scikit-learn or not, can neither start from a given
 alpha nor return it, and both are what column generation needs: alpha prices
 the next learner, and starting from it is what makes each master cheap.
 
+Coordinate descent slows as C grows (thousands of passes per master at C = 1);
+a solve that has not converged after ``NEWTON_AFTER`` passes turns to Newton's
+method in the primal (:mod:`.svm_newton`), whose dual point is accepted only if it
+meets the same stopping criterion.
+
 The CG-Boost 2-norm master (eq. 7 and 11) with the offset penalised as a
 constant column (§4.1, first case) is the same problem with kernel columns as
 the features: :class:`LinearSVMCDMaster` for free alpha, and
@@ -50,8 +55,26 @@ from ._solution import (
     failure,
 )
 from .active_set import NonnegActiveSet
+from .svm_newton import huber_newton
 
 __all__ = ["LinearSVMCDMaster", "NonnegLinearSVMCDMaster"]
+
+#: Passes of coordinate descent a solve gets before it turns to Newton's method in the primal
+#: (:mod:`.svm_newton`); once a solve has, the next ones start there (issue 20: at C >= 0.1 one
+#: master takes thousands of passes).
+NEWTON_AFTER = 50
+
+
+def projected_gradient_span(X, y, alpha, w, C, shift=0.0) -> float:
+    """liblinear's stopping measure at alpha: the span max - min of the dual's projected gradients.
+
+    The gradient of point i is g_i = y_i (x_i' w + shift) - 1, projected to min(g_i, 0)
+    at alpha_i = 0 and max(g_i, 0) at alpha_i = C (:func:`_dual_cd` stops when the
+    span over a pass is at most its tolerance).
+    """
+    g = y * (X @ w + shift) - 1.0
+    projected = np.where(alpha <= 0.0, np.minimum(g, 0.0), np.where(alpha >= C, np.maximum(g, 0.0), g))
+    return float(projected.max() - projected.min()) if projected.size else 0.0
 
 
 @numba.njit(cache=True, nogil=True)
@@ -159,8 +182,10 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         dual over one pass (scikit-learn's ``LinearSVC(tol)``).
     max_epochs : int, default=10_000_000
         Most passes over the points per solve; a pass skips the points shrinking
-        has set aside. Convergence slows as C grows: one master of 90 stumps at
-        n = 10^4 took 116 000 passes (1.3 s) at C = 1, against hundreds at C = 0.01.
+        has set aside, over coordinate descent and Newton's method together.
+        Coordinate descent slows as C grows: one master of 90 stumps at n = 10^4
+        took 116 000 passes (1.3 s) at C = 1, against hundreds at C = 0.01; past
+        ``NEWTON_AFTER`` passes Newton's method takes over.
     on_failure : {"raise", "record"}, default="raise"
         When ``max_epochs`` is reached, raise SolverError or return a NaN record.
     loose_tol : float or None, default=None
@@ -178,6 +203,13 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     is 0. ``objective`` is the dual objective 1' alpha - ||w||^2 / 2 at the solver's
     alpha, a lower bound on the restricted optimum within ``tol``.
 
+    A solve that has not converged after ``NEWTON_AFTER`` passes turns to Newton's
+    method on the Huber-smoothed primal (:mod:`.svm_newton`), whose dual point meets
+    the same stopping criterion (checked before it is accepted); the next solves start
+    there, from the last primal weights. Where Newton's point is not accepted,
+    coordinate descent goes on from it. ``n_newton_solves`` counts the solves it
+    ended; ``iterations`` counts its steps beside the passes.
+
     Why not an exact active set at large C (issue 20, measured 2026-11-26 on MNIST
     odd/even, n = 10^4, stumps): the points with 0 < alpha_i < C number about k + 1,
     but from one master to the next about 250 points change between alpha = 0,
@@ -192,6 +224,8 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     """
 
     intercept = "regularized"
+    n_newton_solves = 0
+    _newton_w = None  # the primal weights of the last solve Newton ended, or None
 
     def __init__(
         self,
@@ -249,19 +283,67 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         self._X.append(np.full((self.n_rows, 1), self.intercept_scaling))
         self._QD = np.full(self.n_rows, self.intercept_scaling**2)
         self._w = np.array([self.intercept_scaling * (self.y @ self._alpha)])
+        self._newton_w = None
         self._append_features(K)
 
     def _append_features(self, K: np.ndarray) -> None:
         self._X.append(K)
         self._QD += np.einsum("ij,ij->i", K, K)
         self._w = np.concatenate([self._w, K.T @ (self.y * self._alpha)])
+        if self._newton_w is not None:  # a new column starts at weight 0
+            self._newton_w = np.concatenate([self._newton_w, np.zeros(K.shape[1])])
 
     def _solve_free(self) -> tuple[np.ndarray, float, int, bool]:
-        """Dual coordinate descent from the current alpha: (y * alpha, b = B w_B, passes, converged)."""
-        epochs, converged = _dual_cd(
-            self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps, self.max_epochs, 0
-        )
-        return self.y * self._alpha, self.intercept_scaling * self._w[0], epochs, converged
+        """Dual coordinate descent from the current alpha, Newton's method where it is slow.
+
+        Returns (y * alpha, b = B w_B, passes and Newton steps, converged).
+        """
+        epochs = 0
+        if self._newton_w is None:
+            epochs, converged = _dual_cd(
+                self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps,
+                min(NEWTON_AFTER, self.max_epochs), 0,
+            )
+            if converged or epochs >= self.max_epochs:
+                return self.y * self._alpha, self.intercept_scaling * self._w[0], epochs, converged
+        steps, accepted = self._newton(penalty=None, shift=0.0)
+        converged = accepted
+        if not accepted:
+            more, converged = _dual_cd(
+                self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps, self.max_epochs - epochs, 0
+            )
+            epochs += more
+        return self.y * self._alpha, self.intercept_scaling * self._w[0], epochs + steps, converged
+
+    def _newton(self, penalty: np.ndarray | None, shift: float) -> tuple[int, bool]:
+        """Newton's method on the smoothed primal (:func:`.huber_newton`) from the last Newton or dual weights.
+
+        Its dual point replaces alpha (and w = sum_i y_i alpha_i x_i) whether accepted
+        or not: it is feasible, and coordinate descent goes on from it when it is not.
+        Returns (Newton steps, accepted).
+        """
+        X, y, C = self._X.array, self.y, self.C
+
+        def done(u: np.ndarray, w: np.ndarray, w_u: np.ndarray) -> bool:
+            return projected_gradient_span(X, y, u, w_u, C, shift + self._free_shift(w)) <= self._eps and (
+                self._offset_settled(w_u)
+            )
+
+        start = self._w if self._newton_w is None else self._newton_w
+        newton = huber_newton(X, y, start, C, self._eps, penalty=penalty, shift=shift, done=done)
+        self._alpha[:] = newton.u
+        self._w = X.T @ (y * newton.u)
+        self._newton_w = newton.w if newton.accepted else None
+        self.n_newton_solves += newton.accepted
+        return newton.iterations, newton.accepted
+
+    def _free_shift(self, w: np.ndarray) -> float:
+        """The part of the outputs' shift an unpenalised weight of w carries: none here (the offset is penalised)."""
+        return 0.0
+
+    def _offset_settled(self, w: np.ndarray) -> bool:
+        """Whether the dual's equality holds at w = sum_i y_i u_i x_i: there is none here."""
+        return True
 
     def _failure(self, iterations: int, seconds: float, status: str = "max_epochs reached") -> MasterSolution:
         return failure(

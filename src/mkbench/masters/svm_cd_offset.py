@@ -45,7 +45,7 @@ import numpy as np
 
 from ._solution import MasterSolution
 from .qp_osqp import solve_qp
-from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster, _dual_cd
+from .svm_cd import NEWTON_AFTER, LinearSVMCDMaster, NonnegLinearSVMCDMaster, _dual_cd
 
 __all__ = ["FreeOffsetSVMCDMaster", "NonnegFreeOffsetSVMCDMaster"]
 
@@ -92,14 +92,41 @@ class _FreeOffset:
         return B
 
     def _solve_free(self) -> tuple[np.ndarray, float, int, bool]:
-        """The method of multipliers from the current u: (pricing weights, b, passes, converged).
+        """The method of multipliers from the current u, Newton's method where it is slow.
 
-        When the passes of one solve pass ``max_epochs`` (coordinate descent crawls
-        when C ||K_i.||^2 is large, e.g. quadratic columns of raw pixels), the solve
-        is handed to :meth:`_solve_exactly`.
+        Returns (pricing weights, b, passes and Newton steps, converged).
+
+        A solve that has not converged after ``NEWTON_AFTER`` passes turns to Newton's
+        method on the smoothed primal with the offset free (:mod:`.svm_newton`), and the
+        next solves start there. When its point is not accepted, or the passes of one
+        solve pass ``max_epochs`` (coordinate descent crawls when C ||K_i.||^2 is large,
+        e.g. quadratic columns of raw pixels), the solve is handed to :meth:`_solve_exactly`.
         """
-        epochs, converged = self._multipliers(self._rescale(), self.max_epochs)
+        B, epochs = self._rescale(), 0
+        if self._newton_w is None:
+            epochs, converged = self._multipliers(B, min(NEWTON_AFTER, self.max_epochs))
+            if converged:
+                return self._free_solution(epochs)
+            if epochs >= self.max_epochs:
+                return self._solve_exactly(epochs)
+        penalty = np.ones(self._X.array.shape[1])
+        penalty[0] = 0.0  # w_B carries the free offset
+        steps, accepted = self._newton(penalty, self._mu)
+        if accepted:
+            self._mu += B * self._newton_w[0]  # the offset moves to mu: w_B = B y'u = 0 at the dual point
+            self._newton_w[0] = 0.0
+            return self._free_solution(epochs + steps)
+        more, converged = self._multipliers(B, self.max_epochs - epochs)
+        epochs += steps + more
         return self._free_solution(epochs) if converged else self._solve_exactly(epochs)
+
+    def _free_shift(self, w: np.ndarray) -> float:
+        """B w_B: the offset the Newton iterate w carries beyond mu."""
+        return self.intercept_scaling * w[0]
+
+    def _offset_settled(self, w: np.ndarray) -> bool:
+        """y'u = 0 to the multiplier loop's own test: the step B^2 y'u = B w_B is at most ``tol / 10``."""
+        return abs(self.intercept_scaling * w[0]) <= 0.1 * self._eps
 
     def _multipliers(self, B: float, budget: int) -> tuple[int, bool]:
         """Multiplier updates from the current u and mu for at most ``budget`` passes: (passes, converged)."""
