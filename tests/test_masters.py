@@ -591,38 +591,60 @@ NEWTON_CASES = [
 ]
 
 
+@pytest.fixture(scope="module")
+def newton_problem():
+    """200 points and 40 columns (linear and RBF, 20 centres each): few enough columns for Newton's method."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 3))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 - 0.3 + 0.3 * rng.normal(size=200) > 0, 1.0, -1.0)
+    columns = KernelColumns(X, ["linear", "rbf"])
+    K = np.hstack([columns.block(p, range(20)) for p in range(2)])
+    return K / np.abs(K).max(axis=0), y
+
+
 @pytest.mark.parametrize("master_class, alpha_sign, intercept", NEWTON_CASES)
-def test_dual_cd_masters_turn_to_newton_at_large_C_and_reach_the_optimum(problem, master_class, alpha_sign, intercept):
-    """At C = 100 coordinate descent needs more than NEWTON_AFTER passes: Newton's method in the primal ends
-    solves, later solves start from its weights, and every master still reaches the direct QP optimum."""
-    K, y, _ = problem
-    K = K / np.abs(K).max(axis=0)
+def test_dual_cd_masters_turn_to_newton_at_large_C_and_reach_the_optimum(newton_problem, master_class, alpha_sign, intercept):
+    """At C = 100 coordinate descent needs more than its budget of passes: Newton's method in the primal ends
+    solves, starting from its last weights, and every master still reaches the direct QP optimum."""
+    K, y = newton_problem
     big_C = 100.0
     reference = highs_qp_reference(K, y, big_C, "hinge", alpha_sign, intercept)
     master = master_class(y, big_C, tol=1e-6, loose_tol=None)
-    solution = _add_in_chunks(master, K)
+    solution = _add_in_chunks(master, K, chunk=7)
     assert master.n_newton_solves > 0
     assert solution.optimal and solution.objective == pytest.approx(reference, rel=1e-6)
 
 
 @pytest.mark.parametrize("master_class, alpha_sign, intercept", NEWTON_CASES)
 def test_dual_cd_masters_go_on_by_coordinate_descent_where_newton_is_not_accepted(
-    problem, monkeypatch, master_class, alpha_sign, intercept
+    newton_problem, monkeypatch, master_class, alpha_sign, intercept
 ):
     """A Newton point that fails the stopping test is only a start: coordinate descent goes on from it."""
     import mkbench.masters.svm_cd as svm_cd
 
+    calls = []
+
     def refused(X, y, w, C, tol, **options):
+        calls.append(tol)
         return HuberNewton(w, np.full(len(y), C / 2), 1, False)  # a feasible point, not accepted
 
     monkeypatch.setattr(svm_cd, "huber_newton", refused)
-    K, y, _ = problem
-    K = K / np.abs(K).max(axis=0)
+    K, y = newton_problem
     big_C = 100.0
     master = master_class(y, big_C, tol=1e-6, loose_tol=None)
-    solution = _add_in_chunks(master, K)
-    assert master.n_newton_solves == 0
+    solution = _add_in_chunks(master, K, chunk=7)
+    assert calls and master.n_newton_solves == 0
     assert solution.objective == pytest.approx(highs_qp_reference(K, y, big_C, "hinge", alpha_sign, intercept), rel=1e-6)
+
+
+def test_dual_cd_masters_leave_newton_out_where_columns_outnumber_a_quarter_of_the_points(problem):
+    """150 columns on 50 points: the primal is the larger side, and coordinate descent alone solves."""
+    K, y, _ = problem
+    K = K / np.abs(K).max(axis=0)
+    master = LinearSVMCDMaster(y, 100.0, tol=1e-6, columns=K)
+    solution = master.solve()
+    assert master.n_newton_solves == 0 and solution.iterations > 1000
+    assert solution.objective == pytest.approx(highs_qp_reference(K, y, 100.0, "hinge", "free", "regularized"), rel=1e-6)
 
 
 def test_dual_cd_failure_raises_or_records(problem):
@@ -722,6 +744,7 @@ def test_free_offset_dual_cd_goes_on_where_clarabel_fails_too(problem, monkeypat
     """Where coordinate descent crawls and Clarabel fails as well (it stopped 'AlmostSolved' on flare-solar with 500
     Fourier learners), coordinate descent goes on with more passes and still reaches the optimum; if those run out
     too, the failure names both."""
+    import mkbench.masters.svm_cd as svm_cd
     import mkbench.masters.svm_cd_offset as offset
 
     def failing(K, y, C, **options):
@@ -731,7 +754,7 @@ def test_free_offset_dual_cd_goes_on_where_clarabel_fails_too(problem, monkeypat
         return failed
 
     monkeypatch.setattr(offset, "solve_qp", failing)
-    monkeypatch.setattr(offset, "NEWTON_AFTER", 10**9)  # no Newton: coordinate descent crawls to its budget
+    monkeypatch.setattr(svm_cd, "NEWTON_AFTER", 10**9)  # no Newton: coordinate descent crawls to its budget
     K, y, _ = problem
     K = np.hstack([K[:, :50], K[:, 100:]])  # linear and RBF columns: coordinate descent converges without Clarabel
     sign = "free" if master_class is FreeOffsetSVMCDMaster else "nonneg"

@@ -19,8 +19,8 @@ alpha nor return it, and both are what column generation needs: alpha prices
 the next learner, and starting from it is what makes each master cheap.
 
 Coordinate descent slows as C grows (thousands of passes per master at C = 1);
-a solve that has not converged after ``NEWTON_AFTER`` passes turns to Newton's
-method in the primal (:mod:`.svm_newton`), whose dual point is accepted only if it
+a solve that has not converged after ``NEWTON_AFTER`` passes per smoothing stage
+turns to Newton's method in the primal (:mod:`.svm_newton`), whose dual point is accepted only if it
 meets the same stopping criterion.
 
 The CG-Boost 2-norm master (eq. 7 and 11) with the offset penalised as a
@@ -55,14 +55,24 @@ from ._solution import (
     failure,
 )
 from .active_set import NonnegActiveSet
-from .svm_newton import huber_newton
+from .svm_newton import huber_newton, smoothing_widths
 
 __all__ = ["LinearSVMCDMaster", "NonnegLinearSVMCDMaster"]
 
-#: Passes of coordinate descent a solve gets before it turns to Newton's method in the primal
-#: (:mod:`.svm_newton`); once a solve has, the next ones start there (issue 20: at C >= 0.1 one
-#: master takes thousands of passes).
+#: Passes of coordinate descent a solve gets, per smoothing stage Newton's method would need
+#: (:func:`.smoothing_widths`: 1 at liblinear's loose 0.1, 7 at 1e-3), before it turns to Newton's
+#: method in the primal (:mod:`.svm_newton`; issue 20: at C >= 0.1 one master takes thousands of passes).
 NEWTON_AFTER = 50
+#: Newton's method only while the columns number at most this share of the points: each step factors a
+#: k x k matrix, and past it the dual is the smaller side (CG-Boost on centred MNIST-1000 reaches k = 1700
+#: columns, where coordinate descent's 36 s beat Newton's 50).
+NEWTON_MAX_COLUMN_SHARE = 0.25
+#: Once Newton's method has ended a solve, the next solves start with it, coordinate descent left out
+#: (MNIST odd/even, n = 10^4, 500 stumps, C = 1: 50 passes first at every master made the fit 2.3x
+#: slower), except every ``PROBE_EVERY``-th, which gives coordinate descent its passes first: where it
+#: converges in them, the solves go back to it (C = 0.001 with every master to 1e-3: Newton first
+#: throughout took 110 s against 23 s).
+PROBE_EVERY = 10
 
 
 def projected_gradient_span(X, y, alpha, w, C, shift=0.0) -> float:
@@ -185,7 +195,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         has set aside, over coordinate descent and Newton's method together.
         Coordinate descent slows as C grows: one master of 90 stumps at n = 10^4
         took 116 000 passes (1.3 s) at C = 1, against hundreds at C = 0.01; past
-        ``NEWTON_AFTER`` passes Newton's method takes over.
+        ``NEWTON_AFTER`` passes per smoothing stage Newton's method takes over.
     on_failure : {"raise", "record"}, default="raise"
         When ``max_epochs`` is reached, raise SolverError or return a NaN record.
     loose_tol : float or None, default=None
@@ -203,11 +213,15 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     is 0. ``objective`` is the dual objective 1' alpha - ||w||^2 / 2 at the solver's
     alpha, a lower bound on the restricted optimum within ``tol``.
 
-    A solve that has not converged after ``NEWTON_AFTER`` passes turns to Newton's
-    method on the Huber-smoothed primal (:mod:`.svm_newton`), whose dual point meets
-    the same stopping criterion (checked before it is accepted); the next solves start
-    there, from the last primal weights. Where Newton's point is not accepted,
-    coordinate descent goes on from it. ``n_newton_solves`` counts the solves it
+    A solve that has not converged after ``NEWTON_AFTER`` passes per smoothing stage
+    (:func:`.smoothing_widths`) turns to Newton's method on the Huber-smoothed primal
+    (:mod:`.svm_newton`), from the primal weights of the last solve it ended where
+    coordinate descent has not ended one since (else from coordinate descent's w); its
+    dual point is accepted only if it meets the same stopping criterion. Where it is
+    not, coordinate descent goes on from it. After a solve Newton's method ended, the
+    next ones start with it, but for a probe of coordinate descent every
+    ``PROBE_EVERY``-th. Only while the columns number at most ``NEWTON_MAX_COLUMN_SHARE``
+    of the points. ``n_newton_solves`` counts the solves it
     ended; ``iterations`` counts its steps beside the passes.
 
     Why not an exact active set at large C (issue 20, measured 2026-11-26 on MNIST
@@ -226,6 +240,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     intercept = "regularized"
     n_newton_solves = 0
     _newton_w = None  # the primal weights of the last solve Newton ended, or None
+    _newton_streak = 0  # solves Newton's method has ended since coordinate descent last did (PROBE_EVERY)
 
     def __init__(
         self,
@@ -283,7 +298,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         self._X.append(np.full((self.n_rows, 1), self.intercept_scaling))
         self._QD = np.full(self.n_rows, self.intercept_scaling**2)
         self._w = np.array([self.intercept_scaling * (self.y @ self._alpha)])
-        self._newton_w = None
+        self._newton_w, self._newton_streak = None, 0
         self._append_features(K)
 
     def _append_features(self, K: np.ndarray) -> None:
@@ -299,12 +314,12 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         Returns (y * alpha, b = B w_B, passes and Newton steps, converged).
         """
         epochs = 0
-        if self._newton_w is None:
+        if not self._newton_first():
             epochs, converged = _dual_cd(
-                self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps,
-                min(NEWTON_AFTER, self.max_epochs), 0,
+                self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps, self._cd_budget(), 0
             )
             if converged or epochs >= self.max_epochs:
+                self._newton_w, self._newton_streak = None, 0  # the next Newton solve starts from CD's w
                 return self.y * self._alpha, self.intercept_scaling * self._w[0], epochs, converged
         steps, accepted = self._newton(penalty=None, shift=0.0)
         converged = accepted
@@ -314,6 +329,20 @@ class LinearSVMCDMaster(FreeSignQPPricing):
             )
             epochs += more
         return self.y * self._alpha, self.intercept_scaling * self._w[0], epochs + steps, converged
+
+    def _newton_first(self) -> bool:
+        """Whether this solve starts with Newton's method: it ended the last, and this is no probe (``PROBE_EVERY``)."""
+        return self._newton_streak > 0 and self._newton_streak % PROBE_EVERY != 0
+
+    def _cd_budget(self) -> int:
+        """Passes coordinate descent gets before Newton's method: ``NEWTON_AFTER`` per smoothing stage.
+
+        All of ``max_epochs`` (no Newton) where the columns outnumber ``NEWTON_MAX_COLUMN_SHARE``
+        of the points.
+        """
+        if self._X.array.shape[1] > NEWTON_MAX_COLUMN_SHARE * self.n_rows:
+            return self.max_epochs
+        return min(NEWTON_AFTER * len(smoothing_widths(self._eps)), self.max_epochs)
 
     def _newton(self, penalty: np.ndarray | None, shift: float) -> tuple[int, bool]:
         """Newton's method on the smoothed primal (:func:`.huber_newton`) from the last Newton or dual weights.
@@ -334,6 +363,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         self._alpha[:] = newton.u
         self._w = X.T @ (y * newton.u)
         self._newton_w = newton.w if newton.accepted else None
+        self._newton_streak = self._newton_streak + 1 if newton.accepted else 0
         self.n_newton_solves += newton.accepted
         return newton.iterations, newton.accepted
 

@@ -45,7 +45,7 @@ import numpy as np
 
 from ._solution import MasterSolution
 from .qp_osqp import solve_qp
-from .svm_cd import NEWTON_AFTER, LinearSVMCDMaster, NonnegLinearSVMCDMaster, _dual_cd
+from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster, _dual_cd
 
 __all__ = ["FreeOffsetSVMCDMaster", "NonnegFreeOffsetSVMCDMaster"]
 
@@ -96,16 +96,18 @@ class _FreeOffset:
 
         Returns (pricing weights, b, passes and Newton steps, converged).
 
-        A solve that has not converged after ``NEWTON_AFTER`` passes turns to Newton's
-        method on the smoothed primal with the offset free (:mod:`.svm_newton`), and the
-        next solves start there. When its point is not accepted, or the passes of one
+        A solve that has not converged after ``NEWTON_AFTER`` passes per smoothing stage
+        (:meth:`_cd_budget`), and every solve after one Newton's method ended but the probes
+        (:meth:`_newton_first`), turns to Newton's method on the smoothed primal with the offset free
+        (:mod:`.svm_newton`). When its point is not accepted, or the passes of one
         solve pass ``max_epochs`` (coordinate descent crawls when C ||K_i.||^2 is large,
         e.g. quadratic columns of raw pixels), the solve is handed to :meth:`_solve_exactly`.
         """
         B, epochs = self._rescale(), 0
-        if self._newton_w is None:
-            epochs, converged = self._multipliers(B, min(NEWTON_AFTER, self.max_epochs))
+        if not self._newton_first():
+            epochs, converged = self._multipliers(B, self._cd_budget())
             if converged:
+                self._newton_w, self._newton_streak = None, 0  # the next Newton solve starts from CD's w
                 return self._free_solution(epochs)
             if epochs >= self.max_epochs:
                 return self._solve_exactly(epochs)

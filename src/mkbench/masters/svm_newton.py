@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg as sla
 
-__all__ = ["HuberNewton", "huber_newton"]
+__all__ = ["HuberNewton", "huber_newton", "smoothing_widths"]
 
 #: Smallest smoothing width of the first stage; narrower widths are reached by factors of ``NARROWING``.
 FIRST_DELTA = 0.05
@@ -72,6 +72,14 @@ class HuberNewton:
     u: np.ndarray
     iterations: int
     accepted: bool
+
+
+def smoothing_widths(tol: float) -> list[float]:
+    """The widths delta of Newton's stages, narrowest first: tol / 2 * NARROWING^j up to ``FIRST_DELTA``."""
+    deltas = [tol / 2.0]
+    while deltas[-1] * NARROWING <= FIRST_DELTA:
+        deltas.append(deltas[-1] * NARROWING)
+    return deltas
 
 
 def _dual_point(margins: np.ndarray, C: float, delta: float) -> np.ndarray:
@@ -164,9 +172,7 @@ def huber_newton(
     k = X.shape[1]
     p = np.ones(k) if penalty is None else np.asarray(penalty, dtype=np.float64)
     free = p == 0.0
-    deltas = [tol / 2.0]
-    while deltas[-1] * NARROWING <= FIRST_DELTA:
-        deltas.append(deltas[-1] * NARROWING)
+    deltas = smoothing_widths(tol)
     # a margin moves by at most ||x_i|| ||w - w_u|| from the iterate's to its dual point's weights: done is
     # worth testing only once that bound is below tol
     longest_row = float(np.sqrt(np.einsum("ij,ij->i", X, X).max(initial=0.0)))
