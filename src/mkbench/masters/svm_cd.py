@@ -330,9 +330,13 @@ class LinearSVMCDMaster(FreeSignQPPricing):
             epochs += more
         return self.y * self._alpha, self.intercept_scaling * self._w[0], epochs + steps, converged
 
+    def _newton_allowed(self) -> bool:
+        """Whether the columns number at most ``NEWTON_MAX_COLUMN_SHARE`` of the points."""
+        return self._X.array.shape[1] <= NEWTON_MAX_COLUMN_SHARE * self.n_rows
+
     def _newton_first(self) -> bool:
         """Whether this solve starts with Newton's method: it ended the last, and this is no probe (``PROBE_EVERY``)."""
-        return self._newton_streak > 0 and self._newton_streak % PROBE_EVERY != 0
+        return self._newton_allowed() and self._newton_streak > 0 and self._newton_streak % PROBE_EVERY != 0
 
     def _cd_budget(self) -> int:
         """Passes coordinate descent gets before Newton's method: ``NEWTON_AFTER`` per smoothing stage.
@@ -340,7 +344,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         All of ``max_epochs`` (no Newton) where the columns outnumber ``NEWTON_MAX_COLUMN_SHARE``
         of the points.
         """
-        if self._X.array.shape[1] > NEWTON_MAX_COLUMN_SHARE * self.n_rows:
+        if not self._newton_allowed():
             return self.max_epochs
         return min(NEWTON_AFTER * len(smoothing_widths(self._eps)), self.max_epochs)
 
