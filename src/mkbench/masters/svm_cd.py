@@ -311,24 +311,28 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     def _solve_free(self) -> tuple[np.ndarray, float, int, bool]:
         """Dual coordinate descent from the current alpha, Newton's method where it is slow.
 
-        Returns (y * alpha, b = B w_B, passes and Newton steps, converged).
+        Returns (pricing weights, b, passes and Newton steps, converged), by :meth:`_finish`.
         """
         epochs = 0
         if not self._newton_first():
-            epochs, converged = _dual_cd(
-                self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps, self._cd_budget(), 0
-            )
-            if converged or epochs >= self.max_epochs:
+            epochs, converged = self._descend(self._cd_budget())
+            if converged:
                 self._newton_w, self._newton_streak = None, 0  # the next Newton solve starts from CD's w
-                return self.y * self._alpha, self.intercept_scaling * self._w[0], epochs, converged
-        steps, accepted = self._newton(penalty=None, shift=0.0)
-        converged = accepted
-        if not accepted:
-            more, converged = _dual_cd(
-                self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps, self.max_epochs - epochs, 0
-            )
-            epochs += more
-        return self.y * self._alpha, self.intercept_scaling * self._w[0], epochs + steps, converged
+            if converged or epochs >= self.max_epochs:
+                return self._finish(epochs, converged)
+        steps, accepted = self._newton()
+        if accepted:
+            return self._finish(epochs + steps, True)
+        more, converged = self._descend(self.max_epochs - epochs)
+        return self._finish(epochs + steps + more, converged)
+
+    def _descend(self, budget: int) -> tuple[int, bool]:
+        """Dual coordinate descent from the current alpha for at most ``budget`` passes: (passes, converged)."""
+        return _dual_cd(self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps, budget, 0)
+
+    def _finish(self, iterations: int, converged: bool) -> tuple[np.ndarray, float, int, bool]:
+        """(y * alpha, b = B w_B, iterations, converged) at the current alpha."""
+        return self.y * self._alpha, self.intercept_scaling * self._w[0], iterations, converged
 
     def _newton_allowed(self) -> bool:
         """Whether the columns number at most ``NEWTON_MAX_COLUMN_SHARE`` of the points."""
@@ -348,12 +352,13 @@ class LinearSVMCDMaster(FreeSignQPPricing):
             return self.max_epochs
         return min(NEWTON_AFTER * len(smoothing_widths(self._eps)), self.max_epochs)
 
-    def _newton(self, penalty: np.ndarray | None, shift: float) -> tuple[int, bool]:
+    def _newton(self, penalty: np.ndarray | None = None, shift: float = 0.0) -> tuple[int, bool]:
         """Newton's method on the smoothed primal (:func:`.huber_newton`) from the last Newton or dual weights.
 
-        Its dual point replaces alpha (and w = sum_i y_i alpha_i x_i) whether accepted
-        or not: it is feasible, and coordinate descent goes on from it when it is not.
-        Returns (Newton steps, accepted).
+        ``penalty`` and ``shift`` as for :func:`.huber_newton` (here every weight is
+        penalised, the offset w_B too). Its dual point replaces alpha (and
+        w = sum_i y_i alpha_i x_i) whether accepted or not: it is feasible, and
+        coordinate descent goes on from it when it is not. Returns (Newton steps, accepted).
         """
         X, y, C = self._X.array, self.y, self.C
 

@@ -96,31 +96,36 @@ class _FreeOffset:
 
         Returns (pricing weights, b, passes and Newton steps, converged).
 
-        A solve that has not converged after ``NEWTON_AFTER`` passes per smoothing stage
-        (:meth:`_cd_budget`), and every solve after one Newton's method ended but the probes
-        (:meth:`_newton_first`), turns to Newton's method on the smoothed primal with the offset free
-        (:mod:`.svm_newton`). When its point is not accepted, or the passes of one
-        solve pass ``max_epochs`` (coordinate descent crawls when C ||K_i.||^2 is large,
-        e.g. quadratic columns of raw pixels), the solve is handed to :meth:`_solve_exactly`.
+        :meth:`.LinearSVMCDMaster._solve_free` with the penalty B^2 set first
+        (:meth:`_rescale`), coordinate descent by the method of multipliers
+        (:meth:`_descend`) and Newton's method with the offset free (:meth:`_newton`).
+        When Newton's point is not accepted, or the passes of one solve pass
+        ``max_epochs`` (coordinate descent crawls when C ||K_i.||^2 is large, e.g.
+        quadratic columns of raw pixels), the solve is handed to :meth:`_solve_exactly`.
         """
-        B, epochs = self._rescale(), 0
-        if not self._newton_first():
-            epochs, converged = self._multipliers(B, self._cd_budget())
-            if converged:
-                self._newton_w, self._newton_streak = None, 0  # the next Newton solve starts from CD's w
-                return self._free_solution(epochs)
-            if epochs >= self.max_epochs:
-                return self._solve_exactly(epochs)
+        self._rescale()
+        return super()._solve_free()
+
+    def _descend(self, budget: int) -> tuple[int, bool]:
+        """The method of multipliers from the current u and mu for at most ``budget`` passes."""
+        return self._multipliers(self.intercept_scaling, budget)
+
+    def _finish(self, iterations: int, converged: bool) -> tuple[np.ndarray, float, int, bool]:
+        """The free solution where the solve converged, else Clarabel's (:meth:`_solve_exactly`)."""
+        return self._free_solution(iterations) if converged else self._solve_exactly(iterations)
+
+    def _newton(self) -> tuple[int, bool]:
+        """Newton's method with w_B unpenalised (the free offset) and the outputs shifted by mu.
+
+        An accepted point moves its offset B w_B into mu: w_B = B y'u = 0 at the dual point.
+        """
         penalty = np.ones(self._X.array.shape[1])
-        penalty[0] = 0.0  # w_B carries the free offset
-        steps, accepted = self._newton(penalty, self._mu)
+        penalty[0] = 0.0
+        steps, accepted = super()._newton(penalty, self._mu)
         if accepted:
-            self._mu += B * self._newton_w[0]  # the offset moves to mu: w_B = B y'u = 0 at the dual point
+            self._mu += self.intercept_scaling * self._newton_w[0]
             self._newton_w[0] = 0.0
-            return self._free_solution(epochs + steps)
-        more, converged = self._multipliers(B, self.max_epochs - epochs)
-        epochs += steps + more
-        return self._free_solution(epochs) if converged else self._solve_exactly(epochs)
+        return steps, accepted
 
     def _free_shift(self, w: np.ndarray) -> float:
         """B w_B: the offset the Newton iterate w carries beyond mu."""

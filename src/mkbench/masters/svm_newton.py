@@ -86,7 +86,7 @@ def _dual_point(margins: np.ndarray, C: float, delta: float) -> np.ndarray:
     return C * np.clip((1.0 - margins) / delta, 0.0, 1.0)
 
 
-def _update_gram(X, gram, zone, quadratic) -> tuple[np.ndarray, np.ndarray]:
+def _update_gram(X, gram, zone, quadratic) -> np.ndarray:
     """X_S' X_S over the new zone S: updated by the points that entered and left it where they are fewer than S.
 
     Recomputed at each new smoothing width (``gram`` None), so rounding does not accumulate.
@@ -95,9 +95,9 @@ def _update_gram(X, gram, zone, quadratic) -> tuple[np.ndarray, np.ndarray]:
         entered, left = quadratic & ~zone, zone & ~quadratic
         if entered.sum() + left.sum() < quadratic.sum():
             XE, XL = X[entered], X[left]
-            return gram + XE.T @ XE - XL.T @ XL, quadratic
+            return gram + XE.T @ XE - XL.T @ XL
     XS = X[quadratic]
-    return XS.T @ XS, quadratic
+    return XS.T @ XS
 
 
 def _line_search(margins, dm, wPd, dPd, C, delta) -> float:
@@ -136,7 +136,7 @@ def huber_newton(
     *,
     penalty: np.ndarray | None = None,
     shift: float = 0.0,
-    done: Callable[[np.ndarray], bool],
+    done: Callable[[np.ndarray, np.ndarray, np.ndarray], bool],
     max_iter: int = 50,
 ) -> HuberNewton:
     """Newton's method on the Huber-smoothed SVM from ``w``, delta halving down to ``tol / 2``.
@@ -188,7 +188,7 @@ def huber_newton(
             if longest_row * np.linalg.norm(gradient) <= tol and done(u, w, w_u):
                 return HuberNewton(w, u, steps, True)
             quadratic = (margins > 1.0 - delta) & (margins < 1.0)
-            gram, zone = _update_gram(X, gram, zone, quadratic)
+            gram, zone = _update_gram(X, gram, zone, quadratic), quadratic
             hessian = gram * (C / delta)
             hessian[np.diag_indices(k)] += p
             if free.any():  # a free weight with no point in the quadratic zone: a tiny ridge keeps the factor
