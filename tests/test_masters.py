@@ -613,6 +613,9 @@ def test_dual_cd_masters_turn_to_newton_at_large_C_and_reach_the_optimum(newton_
     solution = _add_in_chunks(master, K, chunk=7)
     assert master.n_newton_solves > 0
     assert solution.optimal and solution.objective == pytest.approx(reference, rel=1e-6)
+    # the dual objective does not see the offset: complementarity checks alpha and b against the duals
+    added = K[:, np.random.default_rng(0).permutation(K.shape[1])]  # _add_in_chunks's order
+    _check_complementarity(solution, *_margin_rows(y, "hinge"), added, big_C, tol=1e-4)
 
 
 @pytest.mark.parametrize("master_class, alpha_sign, intercept", NEWTON_CASES)
