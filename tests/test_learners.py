@@ -112,7 +112,53 @@ def test_sampled_search_takes_the_best_drawn_learner(family_class):
     drawn = w @ twin._outputs(X @ theta - kappa)
     assert best.score == pytest.approx(np.abs(drawn).max(), rel=1e-12)
     assert w @ best.learner(X) == pytest.approx(best.score, rel=1e-12)  # negated if needed
-    assert best.sum_squares == pytest.approx(drawn @ drawn, rel=1e-12)
+    # Fourier scores are summed in float32 (their search picks the float64 learner, tested below)
+    assert best.sum_squares == pytest.approx(drawn @ drawn, rel=1e-12 if family_class is Perceptrons else 1e-5)
+
+
+class _Float64Fourier(FourierFeatures):
+    """The reference search: every score in float64."""
+
+    def _scores(self, w, Z):
+        return w @ np.cos(Z), 0.0
+
+
+class _NoisyFourier(FourierFeatures):
+    """Scores off by up to `noise` (at least the bound), declared with that bound: the rescoring must undo it."""
+
+    noise = 0.5
+
+    def _scores(self, w, Z):
+        scores = w @ np.cos(Z)
+        noise = np.random.default_rng(scores.size).uniform(-self.noise, self.noise, scores.size)
+        return scores + noise, self.noise
+
+
+@pytest.mark.parametrize("gamma", [0.01, 1.0, 100.0])
+def test_fourier_float32_scores_stay_within_their_bound(gamma):
+    rng = np.random.default_rng(6)
+    X, w = rng.normal(size=(900, 20)), rng.normal(size=900) * rng.uniform(size=900)
+    family = FourierFeatures(X, gamma=gamma, random_state=0)
+    theta, kappa = family._draw(500)
+    Z = X @ theta - kappa
+    scores, error = family._scores(w, Z)
+    gaps = np.abs(scores - w @ np.cos(Z))
+    assert gaps.max() <= error
+    assert 0 < error < 1e-3 * np.abs(w).sum()  # tight enough that few candidates are rescored
+    np.testing.assert_array_equal(Z, X @ theta - kappa)  # Z is left for the rescoring
+
+
+@pytest.mark.parametrize("family_class", [FourierFeatures, _NoisyFourier])
+def test_fourier_search_chooses_the_float64_searchs_learner(family_class):
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(300, 5))
+    for seed, gamma in enumerate([0.05, 0.5, 5.0] * 4):
+        w = rng.normal(size=300)
+        best = family_class(X, gamma=gamma, n_candidates=700, random_state=seed).best(w)
+        reference = _Float64Fourier(X, gamma=gamma, n_candidates=700, random_state=seed).best(w)
+        np.testing.assert_array_equal(best.learner.theta, reference.learner.theta)
+        assert best.learner.kappa == reference.learner.kappa
+        assert best.score == pytest.approx(reference.score, rel=1e-12)
 
 
 def test_fourier_features_average_to_the_rbf_kernel():

@@ -3,7 +3,9 @@
 :class:`Perceptrons` and :class:`FourierFeatures` draw ``n_candidates`` random
 learners per search from the distributions behind the perceptron kernel (Lin &
 Li 2008) and the Gaussian RBF kernel (Rahimi & Recht 2007), as CGEns §VI-A does
-with 2000 candidates, and return the best of them.
+with 2000 candidates, and return the best of them. Fourier scores are computed in
+float32 and the near-best rescored in float64, so the learner chosen is the float64
+search's (:meth:`FourierFeatures._scores`).
 """
 
 from __future__ import annotations
@@ -45,7 +47,15 @@ class _Sampled(ABC):
 
     @abstractmethod
     def _outputs(self, Z: np.ndarray) -> np.ndarray:
-        """Learner outputs from Z = theta'x - kappa, a temporary it may overwrite."""
+        """Learner outputs h(x_i) in float64 from Z = theta'x - kappa (left unchanged)."""
+
+    def _scores(self, w: np.ndarray, Z: np.ndarray) -> tuple[np.ndarray, float]:
+        """Scores sum_i w_i h(x_i) of the candidates in Z's columns, and a bound on their error.
+
+        The bound is 0 where the scores are the float64 ones; :meth:`best` rescores in
+        float64 every candidate a nonzero bound leaves within reach of the largest.
+        """
+        return w @ self._outputs(Z), 0.0
 
     @abstractmethod
     def _learner(self, theta: np.ndarray, kappa: float, score: float) -> Perceptron | FourierFeature:
@@ -74,9 +84,15 @@ class _Sampled(ABC):
             theta, kappa = self._draw(size)
             Z = self.X @ theta
             Z -= kappa
-            scores = w @ self._outputs(Z)
+            scores, error = self._scores(w, Z)
             sum_squares += float(scores @ scores)
             k = int(np.argmax(np.abs(scores)))
+            if error > 0.0:  # the largest in float64 is among the scores within 2 error of the largest
+                near = np.flatnonzero(np.abs(scores) >= abs(scores[k]) - 2.0 * error)
+                exact = w @ self._outputs(Z[:, near])
+                j = int(np.argmax(np.abs(exact)))
+                k = int(near[j])
+                scores[k] = exact[j]
             if abs(scores[k]) > top:
                 top, chosen = abs(scores[k]), (theta[:, k].copy(), float(kappa[k]), float(scores[k]))
         learner = self._learner(*chosen)
@@ -146,7 +162,24 @@ class FourierFeatures(_Sampled):
         return theta, self.random_state.uniform(0.0, 2.0 * np.pi, size)
 
     def _outputs(self, Z: np.ndarray) -> np.ndarray:
-        return np.cos(Z, out=Z)  # in place: the cosines are most of a Fourier search (18% less time, same values)
+        return np.cos(Z)
+
+    def _scores(self, w: np.ndarray, Z: np.ndarray) -> tuple[np.ndarray, float]:
+        """Scores in float32, whose cosines are SIMD (20x faster than float64 here), and their error bound.
+
+        With u = 2^-24: rounding z to float32 moves cos z by at most |z| u; numpy's
+        float32 cosine is within 4 u of cos of its argument (its documented error is
+        below 2 ulp); rounding w costs |w_i| u; a float32 dot product of n terms errs by
+        at most gamma_n = n u / (1 - n u) times sum_i |w_i h_i| (any summation order).
+        The bound doubles their sum: |score - score_float64| <= error.
+        """
+        cosines = Z.astype(np.float32)
+        np.cos(cosines, out=cosines)
+        scores = (w.astype(np.float32) @ cosines).astype(np.float64)
+        n, u = Z.shape[0], 2.0**-24
+        gamma = n * u / (1.0 - n * u)
+        error = 2.0 * float(np.abs(w).sum()) * (u * (max(float(Z.max()), -float(Z.min())) + 5.0) + gamma * (1.0 + 5.0 * u))
+        return scores, error
 
     def _learner(self, theta: np.ndarray, kappa: float, score: float) -> FourierFeature:
         return FourierFeature(theta, kappa if score >= 0 else (kappa + np.pi) % (2.0 * np.pi))
