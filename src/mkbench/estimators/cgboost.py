@@ -257,8 +257,7 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         with alpha >= 0 by an active set over the free-alpha duals. "dual_cd" runs
         liblinear's dual coordinate descent from the last master's duals, the free
         offset by the method of multipliers (Newton's method on the smoothed primal
-        takes over a master where it is slow, while the columns number at most a
-        quarter of the points, and Clarabel where both fail); "libsvm" solves each master as an SVM dual from scratch and needs
+        takes over a master where it is slow, and Clarabel where both fail); "libsvm" solves each master as an SVM dual from scratch and needs
         ``fit_intercept=True``; "clarabel" and "osqp" solve the restricted QP directly
         (any offset). "auto" is "dual_cd" unless ``fit_intercept=False``, then
         "clarabel". On MNIST-1000 L,Q,R, alpha >= 0, free offset, "dual_cd" reached
