@@ -1,4 +1,5 @@
-"""RFF baseline of CGEns Table II: RBFSampler + liblinear hinge SVM, equal to the direct scikit-learn pipeline."""
+"""RFF baseline of CGEns Table II: RBFSampler + a linear SVM (libsvm on the features' Gram matrix, or liblinear),
+equal to the direct scikit-learn pipelines."""
 
 import warnings
 
@@ -7,9 +8,9 @@ import pytest
 from sklearn.datasets import make_moons
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.kernel_approximation import RBFSampler
-from sklearn.model_selection import GridSearchCV, StratifiedKFold
+from sklearn.model_selection import GridSearchCV, ParameterGrid, StratifiedKFold
 from sklearn.pipeline import make_pipeline
-from sklearn.svm import LinearSVC
+from sklearn.svm import SVC, LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mkbench.estimators import RFFClassifier, StagedSearchCV
@@ -21,19 +22,25 @@ def moons():
     return X[:120], y[:120], X[120:], y[120:]
 
 
-def _pipeline(gamma, C, n_components, random_state):
-    return make_pipeline(
-        RBFSampler(gamma=gamma, n_components=n_components, random_state=random_state),
-        LinearSVC(C=C, loss="hinge", dual=True, tol=1e-4, max_iter=10000, random_state=random_state),
-    )
+def _pipeline(gamma, C, n_components, random_state, solver="libsvm"):
+    """The features, then libsvm's SVM with a linear kernel on them (free offset), or liblinear's (offset penalised)."""
+    svm = SVC(C=C, kernel="linear") if solver == "libsvm" else LinearSVC(
+        C=C, loss="hinge", dual=True, tol=1e-4, max_iter=10000, random_state=random_state)
+    return make_pipeline(RBFSampler(gamma=gamma, n_components=n_components, random_state=random_state), svm)
 
 
-@pytest.mark.parametrize("gamma, C", [(0.5, 1.0), (2.0, 10.0)])
-def test_rff_equals_the_scikit_learn_pipeline(moons, gamma, C):
+@pytest.mark.parametrize("solver", ["libsvm", "liblinear"])
+@pytest.mark.parametrize("gamma, C", [(0.5, 1.0), (2.0, 10.0), (2.0, 1e4)])
+def test_rff_equals_the_scikit_learn_pipeline(moons, gamma, C, solver):
     X, y, X_new, _ = moons
-    model = RFFClassifier(gamma=gamma, C=C, n_components=300, random_state=3).fit(X, y)
-    reference = _pipeline(gamma, C, 300, 3).fit(X, y)
-    np.testing.assert_allclose(model.decision_function(X_new), reference.decision_function(X_new), rtol=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # liblinear at C = 10^4
+        model = RFFClassifier(gamma=gamma, C=C, n_components=300, solver=solver, random_state=3).fit(X, y)
+        reference = _pipeline(gamma, C, 300, 3, solver).fit(X, y)
+    assert model.solver_ == solver
+    # libsvm: the same SMO on kernel values computed by BLAS here and by libsvm there
+    rtol = 1e-6 if solver == "libsvm" else 1e-12
+    np.testing.assert_allclose(model.decision_function(X_new), reference.decision_function(X_new), rtol=rtol, atol=1e-9)
     np.testing.assert_array_equal(model.predict(X_new), reference.predict(X_new))
     assert model.sampler_.random_weights_.shape == (2, 300)
     # theta ~ N(0, 2 gamma I)
@@ -45,7 +52,8 @@ def test_default_gamma_is_scikit_learns_scale(moons):
     model = RFFClassifier(n_components=100, random_state=0).fit(X, y)
     gamma = 1.0 / (X.shape[1] * X.var())
     assert model.gamma_ == pytest.approx(gamma, rel=1e-12)
-    reference = _pipeline(gamma, 1.0, 100, 0).fit(X, y)
+    reference = _pipeline(gamma, 1.0, 100, 0, model.solver_).fit(X, y)  # 120 points > 100 features: liblinear
+    assert model.solver_ == "liblinear"
     np.testing.assert_allclose(model.decision_function(X_new), reference.decision_function(X_new), rtol=1e-12)
 
 
@@ -58,21 +66,33 @@ def test_c_and_gamma_by_cross_validation_equal_grid_search_cv(moons):
         search = StagedSearchCV("rff", params={"n_components": 200, "random_state": 0}, param_grid=grid,
                                 n_iters=None).fit(X, y)
         reference = GridSearchCV(
-            _pipeline(1.0, 1.0, 200, 0), {"linearsvc__C": grid["C"], "rbfsampler__gamma": grid["gamma"]},
+            _pipeline(1.0, 1.0, 200, 0), {"svc__C": grid["C"], "rbfsampler__gamma": grid["gamma"]},
             cv=StratifiedKFold(5, shuffle=True, random_state=0),
         ).fit(X, y)
-    np.testing.assert_allclose(search.cv_errors_[:, 0], 1.0 - reference.cv_results_["mean_test_score"], atol=1e-12)
+    errors = {(p["svc__C"], p["rbfsampler__gamma"]): 1.0 - score
+              for p, score in zip(reference.cv_results_["params"], reference.cv_results_["mean_test_score"])}
+    expected = [errors[p["C"], p["gamma"]] for p in ParameterGrid(grid)]  # the search's order, C outermost
+    np.testing.assert_allclose(search.cv_errors_[:, 0], expected, atol=1e-12)
     assert search.best_params_ == {
-        "C": reference.best_params_["linearsvc__C"], "gamma": reference.best_params_["rbfsampler__gamma"]
+        "C": reference.best_params_["svc__C"], "gamma": reference.best_params_["rbfsampler__gamma"]
     }
 
 
-def test_multiclass_is_one_vs_rest_like_liblinear():
+def test_auto_solver_takes_the_smaller_side():
+    """libsvm's Gram matrix is n x n: "auto" takes it while n <= D, liblinear's primal features beyond."""
+    X, y = make_moons(120, noise=0.3, random_state=0)
+    assert RFFClassifier(n_components=120, random_state=0).fit(X, y).solver_ == "libsvm"
+    assert RFFClassifier(n_components=119, random_state=0).fit(X, y).solver_ == "liblinear"
+
+
+@pytest.mark.parametrize("solver", ["libsvm", "liblinear"])
+def test_multiclass_is_the_solvers_own(solver):
+    """One-vs-one with libsvm (as SVC), one-vs-rest with liblinear."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(90, 3))
     y = np.digitize(X[:, 0], [-0.5, 0.5])
-    model = RFFClassifier(gamma=0.3, C=1.0, n_components=50, random_state=0).fit(X, y)
-    reference = _pipeline(0.3, 1.0, 50, 0).fit(X, y)
+    model = RFFClassifier(gamma=0.3, C=1.0, n_components=50, solver=solver, random_state=0).fit(X, y)
+    reference = _pipeline(0.3, 1.0, 50, 0, solver).fit(X, y)
     assert model.decision_function(X).shape == (90, 3)
     np.testing.assert_array_equal(model.predict(X), reference.predict(X))
 
@@ -84,8 +104,9 @@ def test_multiclass_is_one_vs_rest_like_liblinear():
         ({"gamma": "scale"}, "gamma must be a finite number > 0 or None"),
         ({"C": -1.0}, "C must be a finite number > 0"),
         ({"n_components": 0}, "n_components must be an integer >= 1"),
-        ({"max_iter": 2.5}, "max_iter must be an integer >= 1"),
-        ({"tol": 0}, "tol must be a number > 0"),
+        ({"max_iter": 2.5}, "max_iter must be an integer >= 1 or None"),
+        ({"tol": 0}, "tol must be a number > 0 or None"),
+        ({"solver": "lbfgs"}, r"solver must be one of \('auto', 'libsvm', 'liblinear'\)"),
     ],
 )
 def test_bad_parameters_are_named(moons, params, message):
@@ -101,7 +122,7 @@ def test_scikit_learn_estimator_checks(estimator, check):
         check(estimator)
 
 
-def test_the_searchs_refit_warns_when_liblinear_stops_short_and_the_fold_fits_do_not(moons):
+def test_the_searchs_refit_warns_when_the_solver_stops_short_and_the_fold_fits_do_not(moons):
     """Only the refitted model's ConvergenceWarning reaches the caller of a search without staged counts."""
     X, y, _, _ = moons
     grid = {"C": [100.0, 1000.0]}
