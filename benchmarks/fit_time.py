@@ -54,7 +54,7 @@ def main() -> None:
     cli.add_argument("--n-val", type=int, default=2000)
     cli.add_argument("--seed", type=int, default=0)
     cli.add_argument("--C", type=float, default=1.0)
-    cli.add_argument("--max-iter", type=int, default=3000)
+    cli.add_argument("--max-iter", type=int, default=None, help="columns per fit (default: the estimator's, every column)")
     cli.add_argument("--time-limit", type=float, default=600.0, help="seconds per CG-Boost fit")
     cli.add_argument("--pixels", nargs="+", choices=["raw", "centred"], default=["raw", "centred"])
     cli.add_argument("--solvers", nargs="+", choices=list(SOLVERS), default=list(SOLVERS))

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mkbench import CGBoostClassifier, CGBoostRegressor
@@ -216,6 +217,23 @@ def test_bad_inputs_have_clear_messages(data):
         CGBoostRegressor(positive="label").fit(X, labels == "odd")
     with pytest.raises(ValueError, match="strategy must be one of 'full', 'stratified', 'all'.*got 'greedy'"):
         CGBoostClassifier(strategy="greedy").fit(X, labels)
+    with pytest.raises(ValueError, match=r"max_iter must be an integer >= 0 or None \(every column of the library\)"):
+        CGBoostClassifier(max_iter=-1).fit(X, labels)
+
+
+def test_default_max_iter_is_the_library_so_column_generation_ends_at_the_optimum(data):
+    """Free-sign 2-norm models are dense (alpha_j = score_j, eq. 8): most of the 2 x 50 columns enter. With the
+    default max_iter (None: P * n) column generation ends at the optimum of the full master; a cap stops it short."""
+    X, labels, _ = data
+    assert CGBoostClassifier().max_iter is None and CGBoostRegressor().max_iter is None
+    model = CGBoostClassifier(["linear", "rbf"], positive=False, C=10.0).fit(X, labels)
+    assert model.status_ == "optimal" and 50 < model.n_iter_ <= 100
+    K, _ = _full(X, ["linear", "rbf"])
+    full = solve_qp(K, np.where(labels == "odd", 1.0, -1.0), 10.0, alpha_sign="free", intercept="free")
+    assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-4)
+    with pytest.warns(ConvergenceWarning, match="raise max_iter or time_limit"):
+        capped = CGBoostClassifier(["linear", "rbf"], positive=False, C=10.0, max_iter=model.n_iter_ // 2).fit(X, labels)
+    assert capped.status_ == "max_iter"
 
 
 @parametrize_with_checks(

@@ -44,7 +44,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         fit_intercept: bool | str = True,
         C: float = 1.0,
         tol: float = 1e-6,
-        max_iter: int = 1000,
+        max_iter: int | None = None,
         strategy: str = "stratified",
         priority: Sequence[int | str] | None = None,
         columns_per_iteration: int = 1,
