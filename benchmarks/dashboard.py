@@ -167,47 +167,68 @@ def plot_scaling(records: list[dict[str, Any]], path: Path) -> int:
     return len({row["series"] for row in rows})
 
 
-def cost_section(config_path: str | None, plan: list[str] | None = None) -> list[str]:
+def cost_section(config_path: str | None, plan: list[str] | None = None, catalogue: str | None = None) -> list[str]:
     """What each experiment of the workflow config costs, from the summaries under results/summary, and
-    what it would cost with the ``plan`` overlays (the papers' full protocols) merged over it."""
+    what it would cost with the ``plan`` overlays (the papers' full protocols) merged over it; with the
+    reproduction ``catalogue``, by role: the papers' tables and figures apart from the sensitivity studies."""
     if config_path is None:
         return []
+    from mkbench.harness.catalogue import load_catalogue
     from mkbench.harness.config import load_config
-    from mkbench.harness.cost import estimate, to_markdown
+    from mkbench.harness.cost import estimate, roles, to_markdown
 
     config = load_config(config_path)
+    by_role = roles(config, load_catalogue(catalogue, config)[1]) if catalogue else None
     frame = estimate(config)
     hours = frame["estimated CPU h"].sum()
+    command = f"mkbench cost --config {config_path}" + (f" --catalogue {catalogue}" if catalogue else "")
     lines = [
         "## What the workflow costs",
         "",
         f"CPU time of every fit job of `{config_path}` (one core each), from the committed summaries "
-        f"(`mkbench cost --config {config_path}`; see `mkbench.harness.cost`): {hours:.1f} CPU hours in all, "
-        f"at best {hours / 8:.1f} h on 8 cores, not counting each job's few seconds of start-up.",
+        f"(`{command}`; see `mkbench.harness.cost`): {hours:.1f} CPU hours in all, "
+        f"at best {hours / 8:.1f} h on 8 cores, not counting each job's few seconds of start-up."
+        + (f" {_paper_share(frame, by_role)}" if by_role else ""),
         "",
-        to_markdown(frame),
+        to_markdown(frame, by_role),
         "",
     ]
     if plan:
         full = estimate(config, plan=load_config(config_path, *plan))
         full_hours = full["estimated CPU h"].sum()
+        judged = full_hours if by_role is None else _hours(full, by_role, "paper")
+        what = "in all" if by_role is None else "for the papers' tables and figures"
         committed = dict(zip(frame["experiment"], frame["estimated CPU h"]))
         changed = full[[abs(hours - committed.get(name, 0.0)) > 1e-6
                         for name, hours in zip(full["experiment"], full["estimated CPU h"])]]
         lines += [
             f"With the papers' full protocols ({', '.join(f'`{p}`' for p in plan)} over it; "
-            f"`mkbench cost --config {config_path} --plan {' '.join(plan)}`): **{full_hours:.1f} CPU hours** "
-            f"(issue-20 goal: <= 10, {'met' if full_hours <= 10 else 'not met'}), estimated from the same summaries, each "
+            f"`{command} --plan {' '.join(plan)}`): **{judged:.1f} CPU hours {what}** "
+            f"(issue-20 goal: <= 10, {'met' if judged <= 10 else 'not met'})"
+            + ("" if by_role is None else f", {full_hours:.1f} with the sensitivity studies")
+            + ", estimated from the same summaries, each "
             "job's time scaled by its model fits (folds x grid settings + the refit). The experiments that change:",
             "",
-            to_markdown(changed.reset_index(drop=True)),
+            to_markdown(changed.reset_index(drop=True), by_role),
             "",
         ]
     return lines
 
 
+def _hours(frame, by_role: dict[str, str], role: str) -> float:
+    """Estimated CPU hours of the experiments with ``role``."""
+    return float(frame.loc[frame["experiment"].map(by_role) == role, "estimated CPU h"].sum())
+
+
+def _paper_share(frame, by_role: dict[str, str]) -> str:
+    return (f"Of them {_hours(frame, by_role, 'paper'):.1f} h rebuild the papers' tables and figures and "
+            f"{_hours(frame, by_role, 'sensitivity'):.1f} h the sensitivity studies (ablations of the choices "
+            "the papers leave open).")
+
+
 def render(
-    records: list[dict[str, Any]], figure: Path, out: Path, config: str | None = None, plan: list[str] | None = None
+    records: list[dict[str, Any]], figure: Path, out: Path, config: str | None = None, plan: list[str] | None = None,
+    catalogue: str | None = None,
 ) -> str:
     ratios = [r for record in records for r in record["ratios"]]
     with_goal = [r for r in ratios if r["goal"] is not None]
@@ -231,7 +252,7 @@ def render(
         "",
         f"![time against problem size, log-log]({figure_link})",
         "",
-        *cost_section(config, plan),
+        *cost_section(config, plan, catalogue),
         "## Notes",
         "",
         *[f"- {r['benchmark']}: {note}" for r in records for note in r["notes"]],
@@ -257,10 +278,11 @@ def main() -> None:
     cli.add_argument("--figure", default="results/figures/bench-scaling.png")
     cli.add_argument("--config", help="workflow config: add what its experiments cost (from results/summary)")
     cli.add_argument("--plan", nargs="+", help="overlays of --config to price too (e.g. config/full-protocols.yaml)")
+    cli.add_argument("--catalogue", help="reproduction catalogue of --config: cost per role (papers' items, ablations)")
     args = cli.parse_args()
     records = read_records(args.records)
     n_series = plot_scaling(records, Path(args.figure))
-    write_text(args.out, render(records, Path(args.figure), Path(args.out), args.config, args.plan))
+    write_text(args.out, render(records, Path(args.figure), Path(args.out), args.config, args.plan, args.catalogue))
     by_issue = defaultdict(int)
     for record in records:
         by_issue[record["issue"]] += len(record["ratios"])

@@ -95,3 +95,34 @@ def test_the_full_protocols_overlay_is_a_valid_plan_of_the_committed_config():
     table2 = plan["experiments"]["cgens-table2"]
     assert table2["protocol"] == "ida5" and {m["params"]["cv"] for m in table2["methods"].values()} == {5}
     assert len(plan_jobs(plan, ["cgens-table2"])) == 7 * 13 * 5
+
+
+def test_roles_tell_the_papers_items_from_their_ablations(smoke, tmp_path, monkeypatch, capsys):
+    """An experiment behind an entry's table or figure is 'paper', one behind its sensitivity tables only is
+    'sensitivity', any other 'other'; the Markdown gets a role column and a subtotal per role."""
+    from mkbench.harness.catalogue import Entry
+    from mkbench.harness.cost import roles
+
+    entries = [Entry(paper="p", item="Table 1", shows="", tables=("smoke-regression",),
+                     sensitivity=(("smoke-classification", "{method}~", ()),))]
+    by_role = roles(smoke, entries)
+    assert by_role["smoke-regression"] == "paper" and by_role["smoke-classification"] == "sensitivity"
+    assert by_role["smoke-mark"] == "other"
+    _write_summary(tmp_path, smoke, "smoke-regression", lambda job: 3599.0, keep=6)
+    _write_summary(tmp_path, smoke, "smoke-classification", lambda job: 1799.0, keep=2)
+    text = to_markdown(estimate(smoke, tmp_path), by_role)
+    rows = {cells[0]: cells for cells in ([c.strip() for c in line.strip("|").split("|")] for line in text.splitlines())}
+    assert rows["**paper total**"][1:2] == ["paper"] and rows["**paper total**"][-1] == "6.00"  # 6 jobs x 1 h
+    assert rows["**sensitivity total**"][-2] == "1.00"  # 2 measured jobs x 0.5 h
+    assert rows["**total**"][-2] == "7.00"
+    assert rows["smoke-mark"][1] == "other"
+
+
+def test_cost_command_with_the_catalogue_prices_the_papers_items_apart(monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    config, catalogue = "config/config.yaml", "config/reproduction.yaml"
+    assert main(["cost", "--config", config, "--catalogue", catalogue]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    cells = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in lines[2:]}
+    assert cells["cgens-table1"] == cells["cgboost-table1"] == cells["**paper total**"] == "paper"
+    assert cells["cgboost-sensitivity-raw"] == cells["**sensitivity total**"] == "sensitivity"

@@ -4,7 +4,7 @@
     mkbench datasets fetch NAME [--mirror DIR] [--data-home DIR]
     mkbench run --config FILE --experiment E --method M --dataset D [--seed S] [--split K] [--param P] [--out FILE]
     mkbench report --config FILE [--table NAME ...] [--reproduction FILE [--catalogue FILE]]
-    mkbench cost --config FILE [--plan OVERLAY ...]
+    mkbench cost --config FILE [--plan OVERLAY ...] [--catalogue FILE]
     mkbench list {experiments,tables,figures,methods,datasets} [--config FILE]
 
 Errors from mkbench (unknown names, bad config, missing data) are printed as one
@@ -100,6 +100,11 @@ def _parser() -> argparse.ArgumentParser:
         "--plan", nargs="+", metavar="OVERLAY",
         help="price the config with these overlays merged over it instead (e.g. config/full-protocols.yaml, "
         "the papers' full protocols); each job's measured time is scaled by its model fits",
+    )
+    cost.add_argument(
+        "--catalogue", metavar="FILE",
+        help="reproduction catalogue (e.g. config/reproduction.yaml): add each experiment's role (behind a "
+        "paper's table or figure, or only its sensitivity tables) and a subtotal per role",
     )
     cost.set_defaults(func=_cost)
 
@@ -227,8 +232,15 @@ def _cost(args) -> None:
     from .config import load_config
     from .cost import estimate, to_markdown
 
+    config = load_config(args.config)
     plan = load_config(args.config, *args.plan) if args.plan else None
-    print(to_markdown(estimate(load_config(args.config), plan=plan)))
+    by_role = None
+    if args.catalogue:
+        from .catalogue import load_catalogue
+        from .cost import roles
+
+        by_role = roles(config, load_catalogue(args.catalogue, config)[1])
+    print(to_markdown(estimate(config, plan=plan), by_role))
 
 
 def _write_reproduction(config: dict, args) -> None:

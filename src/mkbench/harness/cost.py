@@ -18,17 +18,24 @@ mean time is scaled by the model fits one job makes under the plan over those un
 the measured config (:func:`fits_per_job`: cross-validation folds times grid
 settings, plus the refit), to first order: a fold fit on 4/5 of the points is
 counted like one on 2/3.
+
+:func:`roles` sorts the experiments by what the reproduction catalogue makes of them:
+those behind a table or figure of a paper, and those behind its sensitivity tables
+only (ablations), so the cost of the papers' protocols can be told from that of the
+ablations (:func:`to_markdown` adds a subtotal per role).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from .catalogue import Entry
 from .config import plan_jobs
 
 #: The fields that name a job in a summary row and in a planned job.
@@ -36,6 +43,9 @@ JOB_FIELDS = ["method", "param", "dataset", "seed", "split"]
 
 #: Columns of :func:`estimate`.
 COLUMNS = ["experiment", "planned jobs", "measured jobs", "unmeasured jobs", "measured CPU h", "estimated CPU h"]
+
+#: What an experiment is for (:func:`roles`), in the order of :func:`to_markdown`'s subtotals.
+ROLES = ("paper", "sensitivity", "other")
 
 
 def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dict[str, Any] | None = None) -> pd.DataFrame:
@@ -103,15 +113,46 @@ def _work_ratio(plan: dict[str, Any], config: dict[str, Any], experiment: str, m
     return fits_per_job(plan["experiments"][experiment]["methods"][method]) / fits_per_job(measured)
 
 
-def to_markdown(frame: pd.DataFrame) -> str:
-    """The estimate as a Markdown table with a total row, times to 0.01 h."""
-    total = frame.drop(columns="experiment").sum().to_dict() | {"experiment": "**total**"}
-    shown = pd.concat([frame, pd.DataFrame([total])], ignore_index=True)
+def roles(config: dict[str, Any], entries: Sequence[Entry]) -> dict[str, str]:
+    """Each experiment of ``config`` by its role (:data:`ROLES`) in the catalogue's ``entries``.
+
+    "paper": it feeds a table or figure an entry reproduces; "sensitivity": only an
+    entry's sensitivity tables (its ablations); "other": neither.
+    """
+    def experiments(kind: str, name: str) -> list[str]:
+        named = config[kind][name]["experiment"]
+        return [named] if isinstance(named, str) else list(named)
+
+    paper = {experiment for entry in entries
+             for kind, names in (("tables", entry.tables), ("figures", entry.figures))
+             for name in names for experiment in experiments(kind, name)}
+    ablations = {experiment for entry in entries for table, _, _ in entry.sensitivity
+                 for experiment in experiments("tables", table)}
+    return {name: "paper" if name in paper else "sensitivity" if name in ablations else "other"
+            for name in config["experiments"]}
+
+
+def to_markdown(frame: pd.DataFrame, roles: dict[str, str] | None = None) -> str:
+    """The estimate as a Markdown table with a total row, times to 0.01 h.
+
+    With ``roles`` (:func:`roles`), a role column and a subtotal row per role come first.
+    """
+    numbers = frame.drop(columns="experiment")
+    subtotals = []
+    if roles is not None:
+        frame = frame.assign(role=frame["experiment"].map(roles))
+        subtotals = [numbers[frame["role"] == role].sum().to_dict() | {"experiment": f"**{role} total**", "role": role}
+                     for role in ROLES if (frame["role"] == role).any()]
+    total = numbers.sum().to_dict() | {"experiment": "**total**"} | ({"role": ""} if roles is not None else {})
+    shown = pd.concat([frame, pd.DataFrame([*subtotals, total])], ignore_index=True)
     for column in ("measured CPU h", "estimated CPU h"):
         shown[column] = shown[column].map(lambda hours: f"{hours:.2f}")
     for column in ("planned jobs", "measured jobs", "unmeasured jobs"):
         shown[column] = shown[column].astype(int)
-    return shown.to_markdown(index=False, disable_numparse=True, colalign=["left"] + ["right"] * (len(COLUMNS) - 1))
+    if roles is not None:
+        shown = shown[["experiment", "role", *COLUMNS[1:]]]
+    align = ["left"] * (2 if roles is not None else 1) + ["right"] * (len(COLUMNS) - 1)
+    return shown.to_markdown(index=False, disable_numparse=True, colalign=align)
 
 
 def _job_seconds(summary: pd.DataFrame) -> pd.DataFrame:
