@@ -126,3 +126,18 @@ def test_cost_command_with_the_catalogue_prices_the_papers_items_apart(monkeypat
     cells = {line.split("|")[1].strip(): line.split("|")[2].strip() for line in lines[2:]}
     assert cells["cgens-table1"] == cells["cgboost-table1"] == cells["**paper total**"] == "paper"
     assert cells["cgboost-sensitivity-raw"] == cells["**sensitivity total**"] == "sensitivity"
+
+
+def test_cpu_time_is_priced_where_the_records_have_it(smoke, tmp_path):
+    """A job's CPU seconds (records since 2026-11-26) price it; older rows without them fall back to wall time."""
+    experiment = "smoke-regression"
+    jobs = plan_jobs(smoke, [experiment])
+    rows = [{**vars(job), "fit_seconds": 100.0, "predict_seconds": 10.0,
+             "fit_cpu_seconds": 40.0 if k % 2 == 0 else None, "predict_cpu_seconds": 2.0 if k % 2 == 0 else None}
+            for k, job in enumerate(jobs)]
+    (tmp_path / "results" / "summary").mkdir(parents=True)
+    pd.DataFrame(rows).to_csv(tmp_path / "results" / "summary" / f"{experiment}.csv", index=False)
+    row = estimate(smoke, tmp_path).set_index("experiment").loc[experiment]
+    cpu_rows, wall_rows = (len(jobs) + 1) // 2, len(jobs) // 2
+    assert row["measured CPU h"] * 3600 == pytest.approx(cpu_rows * 42.0 + wall_rows * 110.0)
+

@@ -196,3 +196,10 @@ def test_a_solver_stopped_by_its_iteration_limit_is_recorded_as_not_converged(di
     free = experiment.run_job(data, _split(len(y)), method="rff", estimator="staged-cv",
                               params={**search, "params": {"gamma": 0.1, "n_components": 50}})
     assert free["status"] == "optimal"
+
+
+def test_records_carry_the_cpu_time_of_fit_and_predict(diabetes):
+    """Wall time and the process's CPU time (what `mkbench cost` prices) of the fit and of the predictions."""
+    record = experiment.run_job(diabetes, _split(len(diabetes.y)), method="m", estimator="svr")
+    assert record["fit_cpu_seconds"] > 0.0 and record["predict_cpu_seconds"] >= 0.0
+    assert record["fit_cpu_seconds"] <= 4 * record["fit_seconds"] + 0.1  # a few BLAS threads at most

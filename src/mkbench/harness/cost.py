@@ -1,7 +1,9 @@
 """What the workflow costs before it is run: CPU time per experiment, from the committed summaries.
 
 Every row of ``results/summary/<experiment>.csv`` is one fit job with its measured
-``fit_seconds`` and ``predict_seconds`` (one core, one BLAS thread in the workflow).
+``fit_cpu_seconds`` and ``predict_cpu_seconds`` (CPU time of the job's process; one
+BLAS thread in the workflow), or, in records older than 2026-11-26, only the wall-clock
+``fit_seconds`` and ``predict_seconds``, which count the waits of a loaded machine too.
 For each experiment of a config, :func:`estimate` counts the planned jobs
 (:func:`mkbench.harness.config.plan_jobs`), the measured ones that the config still
 plans (same method, setting, data set, seed and split), and estimates the planned
@@ -156,7 +158,12 @@ def to_markdown(frame: pd.DataFrame, roles: dict[str, str] | None = None) -> str
 
 
 def _job_seconds(summary: pd.DataFrame) -> pd.DataFrame:
-    """A job's fit and predict seconds (a failed job's missing times count as 0)."""
-    times = summary.reindex(columns=["fit_seconds", "predict_seconds"]).apply(pd.to_numeric).fillna(0.0)
-    out = summary[JOB_FIELDS].assign(seconds=times.sum(axis=1))
+    """A job's fit and predict seconds: CPU time where the record has it (since 2026-11-26), else wall time,
+    which load inflates (a failed job's missing times count as 0)."""
+    def seconds(part: str) -> pd.Series:
+        wall, cpu = (summary.reindex(columns=[name])[name].apply(pd.to_numeric)
+                     for name in (f"{part}_seconds", f"{part}_cpu_seconds"))
+        return cpu.fillna(wall).fillna(0.0)
+
+    out = summary[JOB_FIELDS].assign(seconds=seconds("fit") + seconds("predict"))
     return out.astype({"param": str, "seed": int, "split": int})
