@@ -35,7 +35,7 @@ from .conftest import ROOT
 from .test_workflow import SNAKEMAKE
 
 #: Fields that measure time or name the machine: the only ones allowed to differ between runs.
-TIMING = {"fit_seconds", "predict_seconds", "finished", "host"}
+TIMING = {"fit_seconds", "predict_seconds", "fit_cpu_seconds", "predict_cpu_seconds", "finished", "host"}
 HISTORY_TIMING = {"seconds", "master_seconds"}  # per column-generation iteration
 
 
@@ -106,7 +106,8 @@ def test_a_failed_write_keeps_the_stale_files_of_others(tmp_path):
 KILL_METHODS = {"smoke-regression": ["svr", "krr"], "smoke-classification": ["svc", "cgboost-lp"]}
 #: Keys every record has; plus a test metric that depends on the task.
 RECORD_KEYS = {"experiment", "method", "param", "dataset", "protocol", "seed", "split", "estimator", "task",
-               "status", "fit_seconds", "predict_seconds", "n_train", "n_test", "versions", "host", "finished"}
+               "status", "fit_seconds", "predict_seconds", "fit_cpu_seconds", "predict_cpu_seconds", "n_train", "n_test",
+               "versions", "host", "finished"}
 
 
 def workflow_copy(folder, methods):

@@ -6,7 +6,7 @@ Usage::
 
 Both trees must hold the same record files (``<experiment>/<dataset>/<method>/<param>/
 seed<S>-split<K>.json``), and every field of every record must be equal, except the fields
-that measure the run rather than the result: ``fit_seconds``, ``predict_seconds``,
+that measure the run rather than the result: ``fit_seconds``, ``predict_seconds``, their ``_cpu_`` twins,
 ``finished``, ``host``, ``versions`` and ``history[*].seconds``. Floats are equal when
 they agree to ``rtol`` (relative); NaN equals NaN. Exits 0 when the trees agree, 1 naming
 the first file and field that differ, 2 on bad arguments (a missing or empty tree).
@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 
 #: Top-level record fields that describe the run, not its result.
-TIMING_FIELDS = frozenset({"fit_seconds", "predict_seconds", "finished", "host", "versions"})
+TIMING_FIELDS = frozenset({"fit_seconds", "predict_seconds", "fit_cpu_seconds", "predict_cpu_seconds", "finished", "host",
+                           "versions"})
 #: Fields of each ``history`` entry that describe the run.
 HISTORY_TIMING_FIELDS = frozenset({"seconds"})
 
