@@ -173,12 +173,11 @@ def cost_section(config_path: str | None, plan: list[str] | None = None, catalog
     reproduction ``catalogue``, by role: the papers' tables and figures apart from the sensitivity studies."""
     if config_path is None:
         return []
-    from mkbench.harness.catalogue import load_catalogue
     from mkbench.harness.config import load_config
-    from mkbench.harness.cost import estimate, roles, to_markdown
+    from mkbench.harness.cost import catalogue_roles, estimate, to_markdown
 
     config = load_config(config_path)
-    by_role = roles(config, load_catalogue(catalogue, config)[1]) if catalogue else None
+    by_role = catalogue_roles(config, catalogue) if catalogue else None
     frame = estimate(config)
     hours = frame["estimated CPU h"].sum()
     command = f"mkbench cost --config {config_path}" + (f" --catalogue {catalogue}" if catalogue else "")

@@ -40,7 +40,9 @@ class _CGBoost(BaseEstimator):
         if self.fit_intercept not in _INTERCEPTS:
             raise ValueError(f"fit_intercept must be True, False or 'regularized', got {self.fit_intercept!r}")
         if self.max_iter is not None and not (isinstance(self.max_iter, (int, np.integer)) and self.max_iter >= 0):
-            raise ValueError(f"max_iter must be an integer >= 0 or None (every column of the library), got {self.max_iter!r}")
+            raise ValueError(
+                f"max_iter must be an integer >= 0 or None (every column of the library), got {self.max_iter!r}"
+            )
         if self.strategy not in (*STRATEGIES, "all"):
             raise ValueError(
                 f"strategy must be one of {', '.join(map(repr, (*STRATEGIES, 'all')))} (column generation, "
@@ -261,12 +263,13 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         with alpha >= 0 by an active set over the free-alpha duals. "dual_cd" runs
         liblinear's dual coordinate descent from the last master's duals, the free
         offset by the method of multipliers (Newton's method on the smoothed primal
-        takes over a master where it is slow, and Clarabel where both fail); "libsvm" solves each master as an SVM dual from scratch and needs
-        ``fit_intercept=True``; "clarabel" and "osqp" solve the restricted QP directly
-        (any offset). "auto" is "dual_cd" unless ``fit_intercept=False``, then
-        "clarabel". On MNIST-1000 L,Q,R, alpha >= 0, free offset, "dual_cd" reached
-        the optimum in 49 s against Clarabel's 63 s on pixels / 255 (C = 100), and in
-        25 s where Clarabel had not after 120 s on centred unit-norm pixels (C = 1);
+        takes over a master where it is slow, and Clarabel where both fail); "libsvm"
+        solves each master as an SVM dual from scratch and needs ``fit_intercept=True``;
+        "clarabel" and "osqp" solve the restricted QP directly (any offset). "auto" is
+        "dual_cd" unless ``fit_intercept=False``, then "clarabel". On MNIST-1000
+        L,Q,R, alpha >= 0, free offset, "dual_cd" reached the optimum in 49 s against
+        Clarabel's 63 s on pixels / 255 (C = 100), and in 25 s where Clarabel had
+        not after 120 s on centred unit-norm pixels (C = 1);
         with Newton's method (2026-11-26), on pixels / 255 at C = 1: 2.3 s of CPU
         against 112 s without it, the same 223 columns and objective;
         its alpha are exactly 0 off the active set, where an interior point leaves

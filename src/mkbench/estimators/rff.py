@@ -41,6 +41,11 @@ __all__ = ["RFFClassifier"]
 SOLVERS = ("auto", "libsvm", "liblinear")
 
 
+def _is_count(value) -> bool:
+    """An integer >= 1 (not a bool)."""
+    return not isinstance(value, bool) and isinstance(value, Integral) and value >= 1
+
+
 class RFFClassifier(ClassifierMixin, BaseEstimator):
     """A linear SVM on D random Fourier features of the Gaussian kernel (CGEns Table II, "RFF").
 
@@ -116,12 +121,10 @@ class RFFClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"gamma must be a finite number > 0 or None (1 / (n_features X.var())), got {gamma!r}")
         if not (isinstance(self.C, Real) and np.isfinite(self.C) and self.C > 0):
             raise ValueError(f"C must be a finite number > 0, got {self.C!r}")
-        for name in ("n_components", "max_iter"):
-            value = getattr(self, name)
-            if value is None and name == "max_iter":
-                continue
-            if isinstance(value, bool) or not (isinstance(value, Integral) and value >= 1):
-                raise ValueError(f"{name} must be an integer >= 1{' or None' if name == 'max_iter' else ''}, got {value!r}")
+        if not _is_count(self.n_components):
+            raise ValueError(f"n_components must be an integer >= 1, got {self.n_components!r}")
+        if self.max_iter is not None and not _is_count(self.max_iter):
+            raise ValueError(f"max_iter must be an integer >= 1 or None, got {self.max_iter!r}")
         if self.tol is not None and not (isinstance(self.tol, Real) and self.tol > 0):
             raise ValueError(f"tol must be a number > 0 or None, got {self.tol!r}")
         if self.solver not in SOLVERS:

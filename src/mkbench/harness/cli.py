@@ -230,16 +230,11 @@ def _report(args) -> None:
 
 def _cost(args) -> None:
     from .config import load_config
-    from .cost import estimate, to_markdown
+    from .cost import catalogue_roles, estimate, to_markdown
 
     config = load_config(args.config)
     plan = load_config(args.config, *args.plan) if args.plan else None
-    by_role = None
-    if args.catalogue:
-        from .catalogue import load_catalogue
-        from .cost import roles
-
-        by_role = roles(config, load_catalogue(args.catalogue, config)[1])
+    by_role = catalogue_roles(config, args.catalogue) if args.catalogue else None
     print(to_markdown(estimate(config, plan=plan), by_role))
 
 

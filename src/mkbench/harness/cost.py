@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .catalogue import Entry
+from .catalogue import Entry, load_catalogue
 from .config import plan_jobs
 
 #: The fields that name a job in a summary row and in a planned job.
@@ -113,6 +113,11 @@ def _work_ratio(plan: dict[str, Any], config: dict[str, Any], experiment: str, m
     if measured is None:
         return 1.0
     return fits_per_job(plan["experiments"][experiment]["methods"][method]) / fits_per_job(measured)
+
+
+def catalogue_roles(config: dict[str, Any], catalogue: str | os.PathLike) -> dict[str, str]:
+    """:func:`roles` by the reproduction catalogue file ``catalogue`` (checked against ``config``)."""
+    return roles(config, load_catalogue(catalogue, config)[1])
 
 
 def roles(config: dict[str, Any], entries: Sequence[Entry]) -> dict[str, str]:

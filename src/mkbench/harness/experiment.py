@@ -12,6 +12,7 @@ from __future__ import annotations
 import platform
 import time
 import warnings
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -113,15 +114,13 @@ def run_job(
     }
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
-        start, cpu = time.perf_counter(), time.process_time()
+        elapsed = _stopwatch("fit")
         try:
             model.fit(X[parts["train"]], y[parts["train"]], **fit_params)
         except SolverError as exc:
-            record.update(status=f"failed: {exc}", fit_seconds=time.perf_counter() - start,
-                          fit_cpu_seconds=time.process_time() - cpu)
+            record.update(status=f"failed: {exc}", **elapsed())
             return _finish(record, parts, dataset.task)
-        # wall time, and the CPU time of the process (what `mkbench cost` prices: wall time grows with the load)
-        record["fit_seconds"], record["fit_cpu_seconds"] = time.perf_counter() - start, time.process_time() - cpu
+        record.update(elapsed())
     unconverged = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
     # the model's own account of why it stopped (column generation, MKL), else the warnings' (sklearn's solvers)
     status = getattr(model, "status_", None)
@@ -129,9 +128,9 @@ def run_job(
         status = f"not converged: {unconverged[0]}" if unconverged else "optimal"
     record["status"] = status
 
-    start, cpu = time.perf_counter(), time.process_time()
+    elapsed = _stopwatch("predict")
     predictions = {name: model.predict(X[idx]) for name, idx in parts.items() if idx.size}
-    record["predict_seconds"], record["predict_cpu_seconds"] = time.perf_counter() - start, time.process_time() - cpu
+    record.update(elapsed())
     record.update(_scores(y, parts, predictions, dataset.task))
     record.update(_model_size(model))
     if staged_trace:
@@ -250,6 +249,15 @@ def _model_size(model) -> dict[str, Any]:
     if hasattr(model, "history_"):
         out["history"] = model.history_
     return out
+
+
+def _stopwatch(part: str) -> Callable[[], dict[str, float]]:
+    """Start timing ``part``; the returned call gives ``{part}_seconds`` (wall time) and ``{part}_cpu_seconds``.
+
+    The CPU time of the process is what ``mkbench cost`` prices: wall time grows with the load.
+    """
+    start, cpu = time.perf_counter(), time.process_time()
+    return lambda: {f"{part}_seconds": time.perf_counter() - start, f"{part}_cpu_seconds": time.process_time() - cpu}
 
 
 def _finish(record, parts, task) -> dict[str, Any]:

@@ -182,7 +182,8 @@ class FourierFeatures(_Sampled):
         scores = (w.astype(np.float32) @ cosines).astype(np.float64)
         n, u = Z.shape[0], 2.0**-24
         gamma = n * u / (1.0 - n * u)
-        error = 2.0 * float(np.abs(w).sum()) * (u * (max(float(Z.max()), -float(Z.min())) + 5.0) + gamma * (1.0 + 5.0 * u))
+        largest = max(float(Z.max()), -float(Z.min()))  # max |z|, without an |Z| temporary
+        error = 2.0 * float(np.abs(w).sum()) * (u * (largest + 5.0) + gamma * (1.0 + 5.0 * u))
         return scores, error
 
     def _learner(self, theta: np.ndarray, kappa: float, score: float) -> FourierFeature:

@@ -20,8 +20,8 @@ the next learner, and starting from it is what makes each master cheap.
 
 Coordinate descent slows as C grows (thousands of passes per master at C = 1);
 a solve that has not converged after ``NEWTON_AFTER`` passes per smoothing stage
-turns to Newton's method in the primal (:mod:`.svm_newton`), whose dual point is accepted only if it
-meets the same stopping criterion.
+turns to Newton's method in the primal (:mod:`.svm_newton`), whose dual point is
+accepted only if it meets the same stopping criterion.
 
 The CG-Boost 2-norm master (eq. 7 and 11) with the offset penalised as a
 constant column (§4.1, first case) is the same problem with kernel columns as

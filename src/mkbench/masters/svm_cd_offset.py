@@ -80,7 +80,7 @@ class _FreeOffset:
         self._means = np.concatenate([self._means, means])
         super()._append_features(K - means)
 
-    def _rescale(self) -> float:
+    def _rescale(self) -> None:
         """Set the penalty B^2 to the mean squared norm of the centred rows, so both parts weigh alike."""
         X, old = self._X.array, self.intercept_scaling
         features = self._QD - old**2
@@ -89,7 +89,6 @@ class _FreeOffset:
         self._QD = features + B**2
         self._w[0] *= B / old  # w_B = B y'u
         self.intercept_scaling = B
-        return B
 
     def _solve_free(self) -> tuple[np.ndarray, float, int, bool]:
         """The method of multipliers from the current u, Newton's method where it is slow.
@@ -108,7 +107,7 @@ class _FreeOffset:
 
     def _descend(self, budget: int) -> tuple[int, bool]:
         """The method of multipliers from the current u and mu for at most ``budget`` passes."""
-        return self._multipliers(self.intercept_scaling, budget)
+        return self._multipliers(budget)
 
     def _finish(self, iterations: int, converged: bool) -> tuple[np.ndarray, float, int, bool]:
         """The free solution where the solve converged, else Clarabel's (:meth:`_solve_exactly`)."""
@@ -128,14 +127,14 @@ class _FreeOffset:
         return steps, accepted
 
     def _free_shift(self, w: np.ndarray) -> float:
-        """B w_B: the offset the Newton iterate w carries beyond mu."""
+        """B w_B: the offset weights w carry beyond mu (a Newton iterate's, or B^2 y'u at the dual's w)."""
         return self.intercept_scaling * w[0]
 
     def _offset_settled(self, w: np.ndarray) -> bool:
-        """y'u = 0 to the multiplier loop's own test: the step B^2 y'u = B w_B is at most ``tol / 10``."""
-        return abs(self.intercept_scaling * w[0]) <= 0.1 * self._eps
+        """y'u = 0 to the multiplier loop's test: the step B^2 y'u = B w_B is at most ``tol / 10``."""
+        return abs(self._free_shift(w)) <= 0.1 * self._eps
 
-    def _multipliers(self, B: float, budget: int) -> tuple[int, bool]:
+    def _multipliers(self, budget: int) -> tuple[int, bool]:
         """Multiplier updates from the current u and mu for at most ``budget`` passes: (passes, converged)."""
         epochs = 0
         for _ in range(self.max_outer):
@@ -146,9 +145,8 @@ class _FreeOffset:
             epochs += passes
             if not converged:
                 return epochs, False
-            step = B * self._w[0]  # B^2 y'u: the proximal step of the offset
-            self._mu += step
-            if abs(step) <= 0.1 * self._eps:
+            self._mu += self._free_shift(self._w)  # B w_B = B^2 y'u: the proximal step of the offset
+            if self._offset_settled(self._w):
                 return epochs, True
         return epochs, False
 
@@ -167,7 +165,7 @@ class _FreeOffset:
         exact = solve_qp(self._X.array[:, 1:], self.y, self.C, alpha_sign="free", intercept="free", on_failure="record")
         self.n_exact_solves += 1
         if not exact.optimal:
-            passes, converged = self._multipliers(self.intercept_scaling, CRAWL_FACTOR * self.max_epochs)
+            passes, converged = self._multipliers(CRAWL_FACTOR * self.max_epochs)
             if converged:
                 return self._free_solution(epochs + passes)
             self._failure_status = (
