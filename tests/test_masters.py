@@ -29,6 +29,7 @@ from mkbench.masters import (
     solve_qp,
 )
 from mkbench.masters.svm_cd import projected_gradient_span
+from mkbench.masters import svm_newton
 from mkbench.masters.svm_newton import HuberNewton, huber_newton
 
 C = 1.0
@@ -583,6 +584,26 @@ def test_huber_newton_dual_point_meets_liblinear_criterion_at_the_qp_optimum(pro
     assert not never.accepted and np.all((never.u >= 0.0) & (never.u <= big_C))
 
 
+@pytest.mark.parametrize("n_free", [0, 1, 2])
+@pytest.mark.parametrize("n_zone", [0, 1, 7, 30])
+@pytest.mark.parametrize("c", [1.0, 1e4])
+def test_newton_step_by_woodbury_equals_the_direct_solve(n_free, n_zone, c):
+    """The step through the |S| x |S| matrix (Woodbury, free weights by their Schur complement) is H^-1 g for
+    H = diag(p) + c X_S' X_S + ridge I_F, as numpy solves it from H itself; so is the Cholesky step."""
+    rng = np.random.default_rng(n_free + 10 * n_zone)
+    k = 80
+    XS = rng.normal(size=(n_zone, k)) * rng.uniform(0.01, 3.0, size=k)
+    p = np.ones(k)
+    p[rng.choice(k, size=n_free, replace=False)] = 0.0
+    ridge = 1e-6
+    hessian = np.diag(p + ridge * (p == 0.0)) + c * XS.T @ XS
+    gradient = rng.normal(size=k)
+    direct = -np.linalg.solve(hessian, gradient)
+    scale = np.abs(direct).max()
+    np.testing.assert_allclose(svm_newton._woodbury_step(XS, p, c, ridge, gradient), direct, rtol=0, atol=1e-7 * scale)
+    np.testing.assert_allclose(svm_newton._cholesky_step(hessian, gradient), direct, rtol=0, atol=1e-7 * scale)
+
+
 NEWTON_CASES = [
     (LinearSVMCDMaster, "free", "regularized"),
     (NonnegLinearSVMCDMaster, "nonneg", "regularized"),
@@ -824,6 +845,26 @@ def test_column_store_appends_past_its_capacity():
         store.append(block)
     np.testing.assert_array_equal(store.array, np.hstack(blocks))
     assert len(store) == 64
+
+
+@pytest.mark.parametrize("contiguous", ["columns", "rows"])
+def test_column_store_keeps_the_masked_columns_and_says_where_they_went(contiguous):
+    """keep(mask) leaves exactly the kept columns, each where ``order`` says, and appending goes on after them."""
+    from mkbench.masters._solution import ColumnStore
+
+    rng = np.random.default_rng(2)
+    K = rng.normal(size=(6, 40))
+    store = ColumnStore(6, contiguous=contiguous)
+    store.append(K)
+    mask = rng.random(40) < 0.6
+    mask[[0, -1]] = [False, True]  # the first dropped, the last kept
+    order = store.keep(mask)
+    assert sorted(order) == list(np.flatnonzero(mask))
+    np.testing.assert_array_equal(store.array, K[:, order])
+    store.keep(np.zeros(len(store), dtype=bool))
+    assert len(store) == 0
+    store.append(K[:, :3])
+    np.testing.assert_array_equal(store.array, K[:, :3])
 
 
 @pytest.mark.parametrize("k", [1, 3])

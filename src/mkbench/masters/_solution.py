@@ -199,6 +199,23 @@ class ColumnStore:
         """The columns as an (n_rows, k) view; valid until the next :meth:`append`."""
         return self._full(self._buffer)[:, : self._k]
 
+    def keep(self, mask: np.ndarray) -> np.ndarray:
+        """Keep the columns where the boolean ``mask`` (length k) is True, in place; return their old indices.
+
+        Each dropped column takes the last column's place (O(n_rows) per column dropped,
+        where a compacting copy would move every column after it), so the order changes:
+        column i afterwards is column ``order[i]`` before.
+        """
+        full, k = self._full(self._buffer), self._k
+        order = np.arange(k)
+        for j in np.flatnonzero(~np.asarray(mask, dtype=bool))[::-1]:  # from the end: the last column is kept
+            k -= 1
+            if j != k:
+                full[:, j] = full[:, k]
+                order[j] = order[k]
+        self._k = k
+        return order[:k]
+
     def append(self, K: np.ndarray) -> None:
         """Append the columns of the (n_rows, m) array ``K``."""
         end = self._k + K.shape[1]

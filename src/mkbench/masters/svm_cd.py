@@ -299,6 +299,19 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         self._newton_w, self._newton_streak = None, 0
         self._append_features(K)
 
+    def _keep_features(self, keep: np.ndarray) -> np.ndarray:
+        """Drop the features (after the offset's) where ``keep`` is False; return the kept ones' old indices.
+
+        The features' order changes as :meth:`.ColumnStore.keep` says; w keeps the
+        entries of the features kept.
+        """
+        order = self._X.keep(np.concatenate([[True], keep]))
+        X = self._X.array  # Q_ii afresh: subtracting the dropped features' squares leaves rounding where none are
+        self._QD = np.einsum("ij,ij->i", X, X)  # left, which _rescale of the free offset takes for their norm
+        self._w = self._w[order]
+        self._newton_w, self._newton_streak = None, 0
+        return order[1:] - 1
+
     def _append_features(self, K: np.ndarray) -> None:
         self._X.append(K)
         self._QD += np.einsum("ij,ij->i", K, K)
@@ -461,6 +474,7 @@ class NonnegLinearSVMCDMaster(NonnegActiveSet, LinearSVMCDMaster):
     ) -> None:
         super().__init__(y, C, loose_tol=loose_tol, **options)
         self._start_active_set(self.n_rows, entry_tol, max_steps)
+        self._feature_columns = np.zeros(0, dtype=np.intp)  # the column of W behind each feature, in order
         if columns is not None:
             self.add_columns(columns)
 
@@ -473,9 +487,18 @@ class NonnegLinearSVMCDMaster(NonnegActiveSet, LinearSVMCDMaster):
 
     def _passive_entered(self, js: np.ndarray) -> None:
         self._append_features(self._columns.array[:, js])
+        self._feature_columns = np.concatenate([self._feature_columns, js])
 
     def _passive_left(self) -> None:
-        self._set_features(self._columns.array[:, self._passive])
+        """Drop the features of the columns that left P, in place (rebuilding them all took 3.3 of 18.8 s
+        on MNIST-1000 L,Q,R, 2155 times)."""
+        order = self._keep_features(self._passive[self._feature_columns])
+        self._feature_columns = self._feature_columns[order]
+
+    def _rebuild_features(self) -> None:
+        """The features of P from W, in W's order, and w from the current dual point."""
+        self._feature_columns = np.flatnonzero(self._passive)
+        self._set_features(self._columns.array[:, self._feature_columns])
 
     def _solution(self, w: np.ndarray, b: float, alpha: np.ndarray, iterations: int, seconds: float) -> MasterSolution:
         return self._record(alpha, b, self._columns.array @ alpha + b, iterations, seconds)

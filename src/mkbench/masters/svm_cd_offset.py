@@ -75,6 +75,11 @@ class _FreeOffset:
         self._means = np.zeros(0)
         super()._set_features(K)
 
+    def _keep_features(self, keep: np.ndarray) -> np.ndarray:
+        order = super()._keep_features(keep)
+        self._means = self._means[order]
+        return order
+
     def _append_features(self, K: np.ndarray) -> None:
         means = K.mean(axis=0)
         self._means = np.concatenate([self._means, means])
@@ -278,7 +283,7 @@ class NonnegFreeOffsetSVMCDMaster(_FreeOffset, NonnegLinearSVMCDMaster):
         scores = self._columns.array.T @ (self.y * self._alpha)
         self._passive = (alpha > 1e-9 * max(1.0, alpha.max(initial=0.0))) & (scores > 0.0)
         alpha = np.where(self._passive, alpha, 0.0)
-        self._passive_left()  # the centred features of P and w from u
+        self._rebuild_features()  # the centred features of P, in W's order, and w from u
         self._mu = exact.intercept + self._means @ alpha[self._passive]  # b = mu - means' alpha
         self._x, self._dual = (alpha, float(exact.intercept)), None
         self.n_exact_solves += 1

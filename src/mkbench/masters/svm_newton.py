@@ -26,10 +26,16 @@ offset is free. Solving the smoothed primal with delta = tol / 2 thus meets the
 very criterion coordinate descent stops at; the masters check it on the dual
 point before they accept it, and go on by coordinate descent where it fails.
 
-Each Newton step factors P + (C / delta) X_S' X_S over the points S in the
-quadratic zone (k x k, Cholesky; X_S' X_S updated by the points that entered or
-left S since the last step) and searches the step exactly along the
-piecewise-quadratic line (safeguarded Newton on its derivative).
+Each Newton step solves with H = P + (C / delta) X_S' X_S over the points S in the
+quadratic zone and searches the step exactly along the piecewise-quadratic line
+(safeguarded Newton on its derivative). Where S has at least k / 2 points, H is
+factored (k x k, Cholesky; X_S' X_S updated by the points that entered or left S
+since the last step); where it has fewer, the step is solved through the
+|S| x |S| matrix K = delta / C I + X_S X_S' (Sherman-Morrison-Woodbury, with the
+free weights eliminated by their Schur complement, :func:`_woodbury_step`). Near
+an optimum S holds the few points on the margin: on a 2-norm CG-Boost master with
+1400 columns over 1000 points, |S| stayed at or below 141, so the k x k factor was
+nine tenths of the work.
 ``tests/test_masters.py`` checks the masters that use it against scikit-learn's
 liblinear and Clarabel's direct QP solve.
 """
@@ -98,6 +104,47 @@ def _update_gram(X, gram, zone, quadratic) -> np.ndarray:
             return gram + XE.T @ XE - XL.T @ XL
     XS = X[quadratic]
     return XS.T @ XS
+
+
+def _cholesky_step(hessian: np.ndarray, gradient: np.ndarray) -> np.ndarray:
+    """-H^-1 g by the Cholesky factor of H (k x k)."""
+    factor = sla.cho_factor(hessian, lower=True, check_finite=False)
+    return -sla.cho_solve(factor, gradient, check_finite=False)
+
+
+def _woodbury_step(XS: np.ndarray, p: np.ndarray, c: float, ridge: float, gradient: np.ndarray) -> np.ndarray:
+    """-H^-1 g for H = diag(p) + c X_S' X_S + ridge I_F through the |S| x |S| matrix K = I / c + A_R A_R'.
+
+    With R the penalised weights (p = 1), F the free ones (p = 0) and A = X_S, H's
+    penalised block M = I + c A_R' A_R has M^-1 = I - A_R' K^-1 A_R (Woodbury), and
+    the free block's Schur complement is H_FF - H_FR M^-1 H_RF = ridge I + A_F' K^-1 A_F
+    (as A_R M^-1 A_R' = (I - K^-1 / c) / c). Then, with r = -g,
+
+        d_F = (ridge I + A_F' K^-1 A_F)^-1 (r_F - A_F' K^-1 A_R r_R),
+        d_R = M^-1 (r_R - c A_R' A_F d_F).
+
+    ``ridge`` is the tiny one that keeps H definite when F has no point in S (as in
+    the Cholesky route).
+    """
+    free = p == 0.0
+    A_R, A_F = XS[:, ~free], XS[:, free]
+    r_R, r_F = -gradient[~free], -gradient[free]
+    d = np.empty_like(gradient)
+    if XS.shape[0] == 0:  # H = diag(p) + ridge I_F
+        d[~free], d[free] = r_R, r_F / ridge
+        return d
+    K = A_R @ A_R.T
+    K[np.diag_indices_from(K)] += 1.0 / c
+    factor = sla.cho_factor(K, lower=True, check_finite=False)
+    v = r_R
+    if free.any():
+        schur = A_F.T @ sla.cho_solve(factor, A_F, check_finite=False)
+        schur[np.diag_indices_from(schur)] += ridge
+        d_F = np.linalg.solve(schur, r_F - A_F.T @ sla.cho_solve(factor, A_R @ r_R, check_finite=False))
+        v = r_R - c * (A_R.T @ (A_F @ d_F))
+        d[free] = d_F
+    d[~free] = v - A_R.T @ sla.cho_solve(factor, A_R @ v, check_finite=False)
+    return d
 
 
 def _line_search(margins, dm, wPd, dPd, C, delta) -> float:
@@ -188,14 +235,20 @@ def huber_newton(
             if longest_row * np.linalg.norm(gradient) <= tol and done(u, w, w_u):
                 return HuberNewton(w, u, steps, True)
             quadratic = (margins > 1.0 - delta) & (margins < 1.0)
-            gram, zone = _update_gram(X, gram, zone, quadratic), quadratic
-            hessian = gram * (C / delta)
-            hessian[np.diag_indices(k)] += p
-            if free.any():  # a free weight with no point in the quadratic zone: a tiny ridge keeps the factor
-                hessian[free, free] += 1e-12 * max(1.0, float(np.trace(hessian)) / k)
             try:
-                factor = sla.cho_factor(hessian, lower=True, check_finite=False)
-                d = -sla.cho_solve(factor, gradient, check_finite=False)
+                if 2 * int(quadratic.sum()) < k:
+                    XS = X[quadratic]
+                    # a free weight with no point in the quadratic zone: a tiny ridge keeps H definite
+                    ridge = 1e-12 * max(1.0, (p.sum() + (C / delta) * float(np.einsum("ij,ij->", XS, XS))) / k)
+                    d = _woodbury_step(XS, p, C / delta, ridge, gradient)
+                    gram, zone = None, None  # the next factored step recomputes X_S' X_S
+                else:
+                    gram, zone = _update_gram(X, gram, zone, quadratic), quadratic
+                    hessian = gram * (C / delta)
+                    hessian[np.diag_indices(k)] += p
+                    if free.any():  # as above
+                        hessian[free, free] += 1e-12 * max(1.0, float(np.trace(hessian)) / k)
+                    d = _cholesky_step(hessian, gradient)
             except np.linalg.LinAlgError:
                 d = -gradient
             dm = y * (X @ d)
