@@ -222,7 +222,8 @@ def huber_newton(
     deltas = smoothing_widths(tol)
     # a margin moves by at most ||x_i|| ||w - w_u|| from the iterate's to its dual point's weights: done is
     # worth testing only once that bound is below tol
-    longest_row = float(np.sqrt(np.einsum("ij,ij->i", X, X).max(initial=0.0)))
+    row_norms2 = np.einsum("ij,ij->i", X, X)
+    longest_row = float(np.sqrt(row_norms2.max(initial=0.0)))
     w = np.array(w, dtype=np.float64)
     margins = y * (X @ w + shift)
     steps = 0
@@ -235,19 +236,18 @@ def huber_newton(
             if longest_row * np.linalg.norm(gradient) <= tol and done(u, w, w_u):
                 return HuberNewton(w, u, steps, True)
             quadratic = (margins > 1.0 - delta) & (margins < 1.0)
+            c = C / delta
+            # a free weight with no point in the quadratic zone: a tiny ridge on the free weights keeps H
+            # definite (1e-12 of H's mean diagonal, trace H = sum p + c sum_S ||x_i||^2)
+            ridge = 1e-12 * max(1.0, (p.sum() + c * float(row_norms2[quadratic].sum())) / k)
             try:
                 if 2 * int(quadratic.sum()) < k:
-                    XS = X[quadratic]
-                    # a free weight with no point in the quadratic zone: a tiny ridge keeps H definite
-                    ridge = 1e-12 * max(1.0, (p.sum() + (C / delta) * float(np.einsum("ij,ij->", XS, XS))) / k)
-                    d = _woodbury_step(XS, p, C / delta, ridge, gradient)
+                    d = _woodbury_step(X[quadratic], p, c, ridge, gradient)
                     gram, zone = None, None  # the next factored step recomputes X_S' X_S
                 else:
                     gram, zone = _update_gram(X, gram, zone, quadratic), quadratic
-                    hessian = gram * (C / delta)
-                    hessian[np.diag_indices(k)] += p
-                    if free.any():  # as above
-                        hessian[free, free] += 1e-12 * max(1.0, float(np.trace(hessian)) / k)
+                    hessian = gram * c
+                    hessian[np.diag_indices(k)] += p + ridge * free
                     d = _cholesky_step(hessian, gradient)
             except np.linalg.LinAlgError:
                 d = -gradient
