@@ -72,6 +72,31 @@ def test_several_columns_per_iteration_give_the_same_model_in_fewer_steps(data, 
         CGBoostClassifier(columns_per_iteration=0).fit(X, labels)
 
 
+@pytest.mark.parametrize("penalty", ["l1", "l2"])
+def test_auto_enters_sqrt_m_columns_for_the_qp_and_one_for_the_lp(data, penalty):
+    """The default "auto": ceil(sqrt(m)) columns per step for the 2-norm QP (same optimum), one for the LP."""
+    X, labels, _ = data
+    K, _ = _full(X, ["linear", "quadratic", "rbf"])
+    signed = np.where(labels == "odd", 1.0, -1.0)
+    full = (solve_lp if penalty == "l1" else solve_qp)(K, signed, 2.0, alpha_sign="nonneg", intercept="free")
+    auto = CGBoostClassifier("L,Q,R", penalty=penalty, C=2.0, strategy="full").fit(X, labels)
+    assert auto.status_ == "optimal"
+    assert auto.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-6 if penalty == "l1" else 1e-4)
+    counts = [row["n_columns"] for row in auto.history_]
+    entered = np.diff(counts)
+    if penalty == "l1":
+        assert set(entered) == {1}
+        return
+    # a full scan has more violating columns than the step takes until the end: each step takes its ceil(sqrt(m))
+    bound = np.maximum(1, np.ceil(np.sqrt(counts[:-1])))
+    assert np.all(entered <= bound)
+    assert np.sum(entered == bound) >= len(entered) - 2 and entered.max() >= 3
+    f_full = K @ full.alpha + full.intercept
+    np.testing.assert_allclose(auto.decision_function(X), f_full, atol=1e-3 * np.abs(f_full).max())
+    with pytest.raises(ValueError, match="columns_per_iteration must be an integer >= 1, 'sqrt' or 'auto'"):
+        CGBoostClassifier(columns_per_iteration="many").fit(X, labels)
+
+
 def test_regressor_equals_the_full_master(data):
     X, _, response = data
     model = CGBoostRegressor(["linear", "rbf"], C=1.0, epsilon=0.1).fit(X, response)

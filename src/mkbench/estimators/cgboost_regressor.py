@@ -47,7 +47,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         max_iter: int | None = None,
         strategy: str = "stratified",
         priority: Sequence[int | str] | None = None,
-        columns_per_iteration: int = 1,
+        columns_per_iteration: int | str = "auto",
         time_limit: float | None = None,
         gap_tol: float | None = None,
         memory_budget: int = 512 * 2**20,

@@ -9,6 +9,7 @@ by the stratified process of cgboost §5.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -43,11 +44,14 @@ class KernelOracle:
         cheap, interpretable kernels first: "linear", "quadratic", "rbf").
     error_tol : float, default=1e-8
         Slack above which a row is an error point.
-    columns_per_iteration : int, default=1
+    columns_per_iteration : int or "sqrt", default=1
         Columns proposed per pricing step (multiple pricing): the most violating
         one and the next ``columns_per_iteration - 1`` violating columns of the
         same scan, by decreasing violation. 1 is the papers' algorithm; more
-        columns per step mean fewer restricted solves on the way to the same optimum.
+        columns per step mean fewer restricted solves on the way to the same
+        optimum. ``"sqrt"``: ceil(sqrt(m)) columns when the master holds m (one
+        while it holds at most one), so the steps grow with the model and a
+        model of m columns takes about 2 sqrt(m) master solves instead of m.
 
     Notes
     -----
@@ -63,15 +67,18 @@ class KernelOracle:
         strategy: str = "full",
         priority: Sequence[int | str] | None = None,
         error_tol: float = 1e-8,
-        columns_per_iteration: int = 1,
+        columns_per_iteration: int | str = 1,
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy={strategy!r} is not one of {', '.join(map(repr, STRATEGIES))}")
-        if isinstance(columns_per_iteration, bool) or not (
+        if columns_per_iteration != "sqrt" and (isinstance(columns_per_iteration, bool) or not (
             isinstance(columns_per_iteration, (int, np.integer)) and columns_per_iteration >= 1
-        ):
-            raise ValueError(f"columns_per_iteration must be an integer >= 1, got {columns_per_iteration!r}")
-        self.columns_per_iteration = int(columns_per_iteration)
+        )):
+            raise ValueError(
+                f"columns_per_iteration must be an integer >= 1 or 'sqrt' (ceil(sqrt(m)) columns per step, m in "
+                f"the master), got {columns_per_iteration!r}"
+            )
+        self.columns_per_iteration = columns_per_iteration if columns_per_iteration == "sqrt" else int(columns_per_iteration)
         self.columns = columns
         self.strategy = strategy
         self.priority = self._order(priority)
@@ -130,12 +137,18 @@ class KernelOracle:
                     return self._pricing(best, choices, n_priced, gap if scanned_all else float("nan"), computed_before)
         return self._pricing(best, [], n_priced, gap, computed_before)
 
+    def entering_per_step(self) -> int:
+        """Columns the next pricing step proposes at most: ``columns_per_iteration``, or ceil(sqrt(m)) for ``"sqrt"``."""
+        if self.columns_per_iteration == "sqrt":
+            return max(1, math.ceil(math.sqrt(int(self.in_master.sum()))))
+        return self.columns_per_iteration
+
     def _most_violating(self, candidates, tol: float) -> list[tuple[int, int]]:
-        """The ``columns_per_iteration`` columns (p, j) of ``candidates`` that violate most (> ``tol``), most first."""
+        """The :meth:`entering_per_step` columns (p, j) of ``candidates`` that violate most (> ``tol``), most first."""
         violation = np.concatenate([v for v, _, _ in candidates])
         kernel = np.concatenate([np.full(c.size, p) for _, p, c in candidates])
         centre = np.concatenate([c for _, _, c in candidates])
-        order = np.argsort(-violation, kind="stable")[: self.columns_per_iteration]
+        order = np.argsort(-violation, kind="stable")[: self.entering_per_step()]
         order = order[violation[order] > tol]
         return [(int(kernel[i]), int(centre[i])) for i in order]
 
