@@ -244,23 +244,33 @@ def _direct_sls(H, L, C):
     return W, b, 0.5 * np.sum(W**2) + 0.5 * C * np.sum(residual**2)
 
 
-def test_sherman_morrison_and_closed_form_equal_direct_solves():
+@pytest.mark.parametrize(("m", "C", "n_learners"), [(30, 0.7, 8), (400, 1e3, 40)])
+def test_restricted_master_equals_direct_solves_after_each_learner(m, C, n_learners):
+    """The closed form (11), reached through the J x J system, is the direct solve of (10) at every step.
+
+    The second case has m >> J, a large C and nearly equal learners (stumps one point apart),
+    where the J x J system is least well conditioned.
+    """
     rng = np.random.default_rng(5)
-    m, C = 30, 0.7
     L = simplex_code(4)[rng.integers(0, 4, m)]
     master = SimplexLSMaster(L, C)
     H = np.zeros((m, 0))
-    for _ in range(8):
-        h = np.where(rng.normal(size=m) > 0, 1.0, -1.0)
+    z = rng.normal(size=m)
+    for t in range(n_learners):
+        h = np.where(z > np.sort(z)[t // 2 + m // 3] if t % 2 else rng.normal(size=m) > 0, 1.0, -1.0)
         master.add_columns(h)
         H = np.column_stack([H, h])
-        np.testing.assert_allclose(master.S_inv, np.linalg.inv(H @ H.T + np.eye(m) / C), atol=1e-10)  # eq. 20
         solution = master.solve()
         W, b, objective = _direct_sls(H, L, C)
-        np.testing.assert_allclose(solution.alpha, W, atol=1e-9)  # eq. 11
-        np.testing.assert_allclose(solution.intercept, b, atol=1e-9)
+        scale = max(1.0, np.abs(W).max())
+        np.testing.assert_allclose(solution.alpha, W, atol=1e-9 * scale)  # eq. 11
+        np.testing.assert_allclose(solution.intercept, b, atol=1e-9 * scale)
         assert solution.objective == pytest.approx(objective, rel=1e-10)
-        np.testing.assert_allclose(solution.duals, C * (L - H @ W - b), atol=1e-9)  # U = C O (eq. 18c)
+        np.testing.assert_allclose(solution.duals, C * (L - H @ W - b), atol=1e-9 * C)  # U = C O (eq. 18c)
+        np.testing.assert_allclose(H.T @ solution.duals, solution.alpha, atol=1e-8 * C)  # w_tau = H U (eq. 11)
+        S = H @ H.T + np.eye(m) / C
+        np.testing.assert_allclose(S @ solution.duals, L - b, atol=1e-8 * C)  # U = S^-1 (L - 1 b') (eq. 11)
+    np.testing.assert_allclose(master.H, H, atol=1e-12)
 
 
 def test_sls_terminates_at_problem_10_over_all_stumps():

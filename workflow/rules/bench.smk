@@ -24,6 +24,8 @@ BENCHMARKS = {
     "mkl_speed": (f"{BENCH_MIRROR} --config config/config.yaml --splits 2", 30, 4000),
     # CGEns at its defaults against AdaBoost at every C of the tables' grids, 500 stumps, n = 10^4
     "cgens_across_c": (BENCH_MIRROR, 30, 4000),
+    # CGEns-SLS on USPS with our J x J master and with the paper's m x m Sherman-Morrison update (eq. 20)
+    "sls_master": (BENCH_MIRROR, 30, 4000),
 }
 
 

@@ -4,8 +4,9 @@ The l + 1 classes are coded by the vertices c_1, ..., c_{l+1} of a regular
 simplex in R^l (Mroueh et al. 2012), and l ensembles F_tau(x) = w_tau' Phi(x) + b_tau
 are fitted together by the least-squares problem (10) on the coded labels L.
 Its restricted master (:class:`mkbench.masters.simplex_ls.SimplexLSMaster`) has the
-closed form (11) with S = H'H + I/C; adding a learner h updates S^-1 by
-Sherman-Morrison (eq. 20), O(m^2). The learner with the largest
+closed form (11) with S = H'H + I/C, reached through the J x J system of the J
+learners, O(m J) per learner (the paper's Sherman-Morrison update of S^-1, eq. 20,
+is O(m^2)). The learner with the largest
 sum_i U_{i tau} h(x_i) over all tau enters (eq. 13), and a point gets the class
 whose code vector has the largest inner product with F(x) (eq. 15).
 """

@@ -245,8 +245,7 @@ def add_outer(G: np.ndarray, K: np.ndarray, scale: float = 1.0) -> np.ndarray:
 
     One BLAS ``dgemm`` with ``beta = 1`` on ``G.T`` (Fortran order, equal to G as G is
     symmetric) instead of ``G += scale * K @ K.T``, which builds n x n temporaries: ~9x
-    faster at n = 4000 (the CGEns master adds one column per iteration; the CGEns-SLS
-    Sherman-Morrison step, eq. 20, one rank-one term). The result is returned, so a
+    faster at n = 4000 (the CGEns master adds one column per iteration). The result is returned, so a
     BLAS that copies instead still gives the right matrix.
     """
     return dgemm(scale, K, K, beta=1.0, c=G.T, trans_b=True, overwrite_c=True).T

@@ -4,8 +4,21 @@ The l + 1 classes are coded by the vertices of a regular simplex in R^l
 (:func:`mkbench.estimators.cgens_sls.simplex_code`), and l ensembles
 F_tau(x) = w_tau' Phi(x) + b_tau are fitted together by the least-squares
 problem (10) on the coded labels L. Its restricted master has the closed form
-(11) with S = H'H + I/C; adding a learner h updates S^-1 by Sherman-Morrison
-(eq. 20), O(m^2).
+(11) with the m x m matrix S = H H' + I/C (H here: m points x J learners).
+
+The paper keeps S^-1 and updates it by Sherman-Morrison when a learner enters
+(eq. 20): O(m^2) time per learner and m^2 memory (0.4 GB on USPS, 0.8 GB on
+MNIST with m = 10^4). With J << m learners the same closed form is reached
+through the J x J system instead (the Woodbury identity): (11) is the ridge
+regression of L on H with a free intercept,
+
+    b = mean(L) - mean(H) W,   (Hc'Hc + I/C) W = Hc'Lc,   U = C (Lc - Hc W),
+
+with Hc, Lc the columns of H and L centred on their means (1'U = 0 is
+eq. 18b). W = H'U (the last equation of (11)) holds at this solution, and U
+is S^-1 (L - 1 b'). The Gram matrix Hc'Hc and Hc'Lc grow by a row per learner
+(O(m J)) and each solve factors the J x J matrix (O(J^3 / 3)): on USPS (m = 6974)
+a 500-learner master run takes seconds where eq. 20 took minutes.
 """
 
 from __future__ import annotations
@@ -13,8 +26,9 @@ from __future__ import annotations
 from time import perf_counter
 
 import numpy as np
+from scipy.linalg import cho_factor, cho_solve
 
-from ._solution import MasterSolution, add_outer, as_column_block, check_C
+from ._solution import ColumnStore, MasterSolution, as_column_block, check_C
 
 __all__ = ["SimplexLSMaster"]
 
@@ -43,9 +57,12 @@ class SimplexLSMaster:
     def __init__(self, L: np.ndarray, C: float) -> None:
         self.L = np.asarray(L, dtype=np.float64)
         self.C = check_C(C)
-        m = self.L.shape[0]
-        self.S_inv = np.eye(m) * self.C  # S = I / C before any learner
-        self._columns: list[np.ndarray] = []
+        self._L_mean = self.L.mean(axis=0)
+        self._Lc = self.L - self._L_mean
+        self._Hc = ColumnStore(self.n_rows)  # centred learner outputs h - mean(h)
+        self._H_mean = np.zeros(0)
+        self._gram = np.zeros((0, 0))  # Hc'Hc
+        self._HcL = np.zeros((0, self.L.shape[1]))  # Hc'Lc
 
     @property
     def n_rows(self) -> int:
@@ -54,33 +71,40 @@ class SimplexLSMaster:
     @property
     def H(self) -> np.ndarray:
         """Learner outputs on the training points, (m, J) (the transpose of the paper's H)."""
-        return np.column_stack(self._columns) if self._columns else np.zeros((self.n_rows, 0))
+        return self._Hc.array + self._H_mean
 
     def add_columns(self, K: np.ndarray) -> None:
-        """Append learner outputs h and update S^-1 by Sherman-Morrison (eq. 20), one column at a time.
+        """Append learner outputs h: a row and a column of Hc'Hc and a row of Hc'Lc, O(m J) per learner.
 
         Parameters
         ----------
         K : array-like of shape (m, k) or (m,)
         """
-        for h in as_column_block(K, self.n_rows).T:
-            s = self.S_inv @ h
-            self.S_inv = add_outer(self.S_inv, s[:, None], -1.0 / (1.0 + h @ s))
-            self._columns.append(h.copy())
+        K = as_column_block(K, self.n_rows)
+        means = K.mean(axis=0)
+        Kc = K - means
+        cross = self._Hc.array.T @ Kc  # (J, k)
+        self._gram = np.block([[self._gram, cross], [cross.T, Kc.T @ Kc]])
+        self._HcL = np.vstack([self._HcL, Kc.T @ self._Lc])
+        self._H_mean = np.concatenate([self._H_mean, means])
+        self._Hc.append(Kc)
 
     def solve(self) -> MasterSolution:
-        """The closed form (11): b = (1'S^-1 L / 1'S^-1 1)', U = S^-1 (L - 1 b'), w_tau = H U_{:tau}."""
+        """The closed form (11) through the J x J system: W = (Hc'Hc + I/C)^-1 Hc'Lc, b, U = C (Lc - Hc W)."""
         start = perf_counter()
-        SL = self.S_inv @ self.L
-        S1 = self.S_inv.sum(axis=1)
-        b = SL.sum(axis=0) / S1.sum()
-        U = SL - np.outer(S1, b)
-        W = self.H.T @ U
-        objective = 0.5 * float(np.sum(W * W)) + 0.5 / self.C * float(np.sum(U * U))
+        J = self._gram.shape[0]
+        if J:
+            W = cho_solve(cho_factor(self._gram + np.eye(J) / self.C), self._HcL)
+            O = self._Lc - self._Hc.array @ W
+        else:
+            W, O = np.zeros((0, self.L.shape[1])), self._Lc.copy()
+        b = self._L_mean - self._H_mean @ W
+        U = self.C * O
+        objective = 0.5 * float(np.sum(W * W)) + 0.5 * self.C * float(np.sum(O * O))
         return MasterSolution(
             alpha=W,
             intercept=b,
-            xi=U / self.C,
+            xi=O,
             duals=U,
             pricing_weights=U,
             objective=objective,
