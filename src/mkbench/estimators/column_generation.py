@@ -123,9 +123,10 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         Seconds after which no column is generated.
     strategy : {"stratified", "full", "all"}, default="stratified"
         Kernel columns only: see :class:`mkbench.CGBoostClassifier`.
-    columns_per_iteration : int, default=1
+    columns_per_iteration : int, "sqrt" or "auto", default="auto"
         Kernel columns only: columns entering per pricing step (multiple pricing;
-        see :class:`mkbench.CGBoostClassifier`).
+        "auto": ceil(sqrt(m)) for the 2-norm QP, one for the LP; see
+        :class:`mkbench.CGBoostClassifier`).
     n_candidates : int, default=2000
         Weak learners only: perceptrons or Fourier features drawn per iteration.
     gamma : float, default=None
@@ -179,7 +180,7 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         max_iter: int = 1000,
         time_limit: float | None = None,
         strategy: str = "stratified",
-        columns_per_iteration: int = 1,
+        columns_per_iteration: int | str = "auto",
         n_candidates: int = 2000,
         gamma: float | None = None,
         random_state=None,
