@@ -222,6 +222,26 @@ def test_official_is_single_sorted_split():
     np.testing.assert_array_equal(split["test"], [0, 2])
 
 
+def test_official_draws_per_class_from_the_training_part_and_keeps_the_test_part():
+    """CGEns §VI-B on MNIST: 1000 per class from the official training set, the official test set."""
+    y = np.repeat(["a", "b", "c"], [10, 7, 5])
+    train_idx, test_idx = np.arange(0, 22, 2), np.arange(1, 22, 2)  # even rows train, odd rows test
+    splits = make_splits("official", y=y, seed=3, train_idx=train_idx, test_idx=test_idx, train_per_class=2, n_repeats=4)
+    assert len(splits) == 4
+    for split in splits:
+        np.testing.assert_array_equal(split["test"], test_idx)
+        assert np.isin(split["train"], train_idx).all()
+        np.testing.assert_array_equal(np.unique(y[split["train"]], return_counts=True)[1], [2, 2, 2])
+    assert len({tuple(split["train"]) for split in splits}) > 1  # the draws differ
+    again = make_splits("official", y=y, seed=3, train_idx=train_idx, test_idx=test_idx, train_per_class=2, n_repeats=4)
+    for a, b in zip(splits, again):
+        np.testing.assert_array_equal(a["train"], b["train"])  # seeded
+    with pytest.raises(ConfigError, match="class 'c' has only 2 points"):
+        make_splits("official", y=y, seed=0, train_idx=train_idx, test_idx=test_idx, train_per_class=4)
+    with pytest.raises(ConfigError, match="n_repeats=2 needs train_per_class"):
+        make_splits("official", y=y, seed=0, train_idx=train_idx, test_idx=test_idx, n_repeats=2)
+
+
 @pytest.mark.parametrize(
     ("train_idx", "test_idx", "message"),
     [

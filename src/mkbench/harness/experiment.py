@@ -311,7 +311,7 @@ def protocol_splits(config: dict, protocol: str, dataset, seed: int) -> list[dic
     elif name == "official":
         if "official_split" not in meta:
             raise ConfigError(f"data set {dataset.name!r} has no official train/test split")
-        params = {"train_idx": meta["official_split"]["train"], "test_idx": meta["official_split"]["test"]}
+        params = {"train_idx": meta["official_split"]["train"], "test_idx": meta["official_split"]["test"], **params}
     return make_splits(name, y=dataset.y, seed=seed, **params)
 
 

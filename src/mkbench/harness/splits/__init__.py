@@ -27,8 +27,10 @@ same splits. The protocols are registered in :data:`PROTOCOLS`:
     many, otherwise seeded random splits of the same sizes (CGEns §VI-A).
 ``loo()``
     Leave-one-out: one split per point.
-``official(train_idx, test_idx)``
-    The single split distributed with the data set (MNIST, USPS...).
+``official(train_idx, test_idx, train_per_class=None, n_repeats=1)``
+    The single split distributed with the data set (MNIST, USPS...); with
+    ``train_per_class``, ``n_repeats`` draws of that many training points per
+    class from its training part, each tested on its whole test part.
 
 Splits are stored one per ``.npz`` file with :func:`save_split` and read back
 with :func:`load_split`.

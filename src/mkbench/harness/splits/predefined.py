@@ -50,7 +50,45 @@ def _raetsch(
 
 
 def _official(
-    y: np.ndarray, rng: np.random.Generator, *, train_idx: Any, test_idx: Any
+    y: np.ndarray,
+    rng: np.random.Generator,
+    *,
+    train_idx: Any,
+    test_idx: Any,
+    train_per_class: int | None = None,
+    n_repeats: int = 1,
 ) -> list[Split]:
-    """The single predefined split that comes with a data set."""
-    return [_check_split({"train": train_idx, "test": test_idx}, y.size, "official split")]
+    """The predefined split that comes with a data set; or draws of ``train_per_class`` points per class from it.
+
+    With ``train_per_class``, each of ``n_repeats`` splits trains on that many random
+    points of each class of the official training part and tests on the whole
+    official test part (CGEns §VI-B on MNIST: "we randomly sample 1000 examples from
+    each class for training and use the original test set").
+    """
+    split = _check_split({"train": train_idx, "test": test_idx}, y.size, "official split")
+    _check_int("n_repeats", n_repeats, 1)
+    if train_per_class is None:
+        if n_repeats != 1:
+            raise ConfigError(
+                f"the official split is one split; n_repeats={n_repeats} needs train_per_class (draws of the "
+                f"training part)"
+            )
+        return [split]
+    _check_int("train_per_class", train_per_class, 1)
+    labels = y[split["train"]]
+    classes, counts = np.unique(labels, return_counts=True)
+    if counts.min() < train_per_class:
+        raise ConfigError(
+            f"train_per_class={train_per_class} but class {str(classes[counts.argmin()])!r} has only {counts.min()} "
+            f"points in the official training part; lower train_per_class"
+        )
+    return [
+        _check_split(
+            {"train": np.concatenate([rng.choice(split["train"][labels == c], train_per_class, replace=False)
+                                      for c in classes]),
+             "test": split["test"]},
+            y.size,
+            f"official split, draw {i} of {train_per_class} per class",
+        )
+        for i in range(n_repeats)
+    ]
