@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from mkbench.exceptions import ConfigError, DataError, UnknownNameError
+from mkbench.harness.config import n_splits
 from mkbench.harness.splits import PROTOCOLS, add_validation, load_split, make_splits, save_split
 
 N = 120
@@ -240,6 +241,9 @@ def test_official_draws_per_class_from_the_training_part_and_keeps_the_test_part
         make_splits("official", y=y, seed=0, train_idx=train_idx, test_idx=test_idx, train_per_class=4)
     with pytest.raises(ConfigError, match="n_repeats=2 needs train_per_class"):
         make_splits("official", y=y, seed=0, train_idx=train_idx, test_idx=test_idx, n_repeats=2)
+    # the workflow plans as many jobs as the protocol makes splits
+    assert n_splits({"name": "official"}) == 1
+    assert n_splits({"name": "official", "train_per_class": 2, "n_repeats": 4}) == len(splits)
 
 
 @pytest.mark.parametrize(

@@ -263,10 +263,8 @@ def n_splits(protocol: dict[str, Any]) -> int:
     name = protocol["name"]
     if name == "kfold":
         return int(protocol["n_folds"])
-    if name in ("random", "subsets", "semisupervised", "raetsch"):
+    if name in ("random", "subsets", "semisupervised", "raetsch", "official"):  # official: 1 unless drawn per class
         return int(protocol.get("n_repeats", 1))
-    if name == "official":
-        return 1
     if name == "loo":
         if "n_samples" not in protocol:
             raise ConfigError("protocol loo needs n_samples (the data set size) for planning")
