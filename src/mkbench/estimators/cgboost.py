@@ -24,6 +24,7 @@ from ..cg import column_generation
 from ..kernels import Kernel, KernelColumns, Sum, make_library
 from ..masters import LPMaster, QPMaster, SVMDualMaster, make_hinge_master
 from ..oracles import STRATEGIES, KernelOracle
+from ..oracles.kernel_oracle import check_columns_per_iteration
 from ._binary import binary_targets
 from ._convergence import warn_unless_optimal
 from ._multiclass import MarginClassifierMixin
@@ -43,13 +44,7 @@ class _CGBoost(BaseEstimator):
             raise ValueError(
                 f"max_iter must be an integer >= 0 or None (every column of the library), got {self.max_iter!r}"
             )
-        if self.columns_per_iteration not in ("auto", "sqrt") and (
-            isinstance(self.columns_per_iteration, bool)
-            or not (isinstance(self.columns_per_iteration, (int, np.integer)) and self.columns_per_iteration >= 1)
-        ):
-            raise ValueError(
-                f"columns_per_iteration must be an integer >= 1, 'sqrt' or 'auto', got {self.columns_per_iteration!r}"
-            )
+        check_columns_per_iteration(self.columns_per_iteration, ("sqrt", "auto"))
         if self.strategy not in (*STRATEGIES, "all"):
             raise ValueError(
                 f"strategy must be one of {', '.join(map(repr, (*STRATEGIES, 'all')))} (column generation, "

@@ -18,9 +18,22 @@ from ..kernels import KernelColumns
 from ..masters import MasterSolution
 from .pricing import Pricing
 
-__all__ = ["STRATEGIES", "KernelOracle"]
+__all__ = ["STRATEGIES", "KernelOracle", "check_columns_per_iteration"]
 
 STRATEGIES = ("full", "stratified")
+
+
+def check_columns_per_iteration(value, rules: tuple[str, ...] = ("sqrt",)) -> int | str:
+    """``value`` if it is one of the named ``rules`` or an integer >= 1 (as int); else a ValueError naming them.
+
+    "sqrt" is :class:`KernelOracle`'s rule, ceil(sqrt(m)) columns per step with m in the master.
+    """
+    if value in rules:
+        return value
+    if isinstance(value, bool) or not (isinstance(value, (int, np.integer)) and value >= 1):
+        names = " or ".join(filter(None, (", ".join(map(repr, rules[:-1])), repr(rules[-1]))))
+        raise ValueError(f"columns_per_iteration must be an integer >= 1, {names}, got {value!r}")
+    return int(value)
 
 
 class KernelOracle:
@@ -71,14 +84,7 @@ class KernelOracle:
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy={strategy!r} is not one of {', '.join(map(repr, STRATEGIES))}")
-        if columns_per_iteration != "sqrt" and (isinstance(columns_per_iteration, bool) or not (
-            isinstance(columns_per_iteration, (int, np.integer)) and columns_per_iteration >= 1
-        )):
-            raise ValueError(
-                f"columns_per_iteration must be an integer >= 1 or 'sqrt' (ceil(sqrt(m)) columns per step, m in "
-                f"the master), got {columns_per_iteration!r}"
-            )
-        self.columns_per_iteration = columns_per_iteration if columns_per_iteration == "sqrt" else int(columns_per_iteration)
+        self.columns_per_iteration = check_columns_per_iteration(columns_per_iteration)
         self.columns = columns
         self.strategy = strategy
         self.priority = self._order(priority)
