@@ -119,7 +119,8 @@ def test_sampled_search_takes_the_best_drawn_learner(family_class):
 class _Float64Fourier(FourierFeatures):
     """The reference search: every score in float64."""
 
-    def _scores(self, w, Z):
+    def _scores(self, w, Z, kappa):
+        Z -= kappa
         return w @ np.cos(Z), 0.0
 
 
@@ -128,7 +129,8 @@ class _NoisyFourier(FourierFeatures):
 
     noise = 0.5
 
-    def _scores(self, w, Z):
+    def _scores(self, w, Z, kappa):
+        Z -= kappa
         scores = w @ np.cos(Z)
         noise = np.random.default_rng(scores.size).uniform(-self.noise, self.noise, scores.size)
         return scores + noise, self.noise
@@ -140,12 +142,26 @@ def test_fourier_float32_scores_stay_within_their_bound(gamma):
     X, w = rng.normal(size=(900, 20)), rng.normal(size=900) * rng.uniform(size=900)
     family = FourierFeatures(X, gamma=gamma, random_state=0)
     theta, kappa = family._draw(500)
-    Z = X @ theta - kappa
-    scores, error = family._scores(w, Z)
-    gaps = np.abs(scores - w @ np.cos(Z))
+    Z = X @ theta
+    scores, error = family._scores(w, Z, kappa)
+    gaps = np.abs(scores - w @ np.cos(X @ theta - kappa))
     assert gaps.max() <= error
     assert 0 < error < 1e-3 * np.abs(w).sum()  # tight enough that few candidates are rescored
     np.testing.assert_array_equal(Z, X @ theta - kappa)  # Z is left for the rescoring
+
+
+def test_perceptron_scores_are_the_float64_sums_of_the_signed_outputs():
+    """Indicators theta'x > kappa written over Z give the scores of the +-1 outputs of theta'x - kappa,
+    also for points on a hyperplane (theta'x == kappa: output -1, Perceptron's sign(0))."""
+    rng = np.random.default_rng(8)
+    X, w = rng.normal(size=(400, 6)), rng.normal(size=400)
+    family = Perceptrons(X, random_state=0)
+    theta, kappa = family._draw(300)
+    kappa[:50] = (X @ theta)[7, :50]  # point 7 on the first 50 hyperplanes
+    scores, error = family._scores(w, X @ theta, kappa)
+    signed = np.where(X @ theta - kappa > 0, 1.0, -1.0)
+    assert error == 0.0 and signed[7, :50].tolist() == [-1.0] * 50
+    np.testing.assert_allclose(scores, w @ signed, rtol=0, atol=1e-12 * np.abs(w).sum())
 
 
 @pytest.mark.parametrize("family_class", [FourierFeatures, _NoisyFourier])

@@ -49,13 +49,14 @@ class _Sampled(ABC):
     def _outputs(self, Z: np.ndarray) -> np.ndarray:
         """Learner outputs h(x_i) in float64 from Z = theta'x - kappa (left unchanged)."""
 
-    def _scores(self, w: np.ndarray, Z: np.ndarray) -> tuple[np.ndarray, float]:
-        """Scores sum_i w_i h(x_i) of the candidates in Z's columns, and a bound on their error.
+    @abstractmethod
+    def _scores(self, w: np.ndarray, Z: np.ndarray, kappa: np.ndarray) -> tuple[np.ndarray, float]:
+        """Scores sum_i w_i h(x_i) of the candidates, from Z = theta'x (Z's columns), and a bound on their error.
 
-        The bound is 0 where the scores are the float64 ones; :meth:`best` rescores in
-        float64 every candidate a nonzero bound leaves within reach of the largest.
+        The bound is 0 where the scores are the float64 ones, and Z may then be
+        overwritten; :meth:`best` rescores in float64 every candidate a nonzero bound
+        leaves within reach of the largest, from Z, which must then hold theta'x - kappa.
         """
-        return w @ self._outputs(Z), 0.0
 
     @abstractmethod
     def _learner(self, theta: np.ndarray, kappa: float, score: float) -> Perceptron | FourierFeature:
@@ -83,8 +84,7 @@ class _Sampled(ABC):
             remaining -= size
             theta, kappa = self._draw(size)
             Z = self.X @ theta
-            Z -= kappa
-            scores, error = self._scores(w, Z)
+            scores, error = self._scores(w, Z, kappa)
             sum_squares += float(scores @ scores)
             k = int(np.argmax(np.abs(scores)))
             if error > 0.0:  # the largest in float64 is among the scores within 2 error of the largest
@@ -129,9 +129,12 @@ class Perceptrons(_Sampled):
     def _outputs(self, Z: np.ndarray) -> np.ndarray:
         return _signs(Z > 0)
 
-    def _scores(self, w: np.ndarray, Z: np.ndarray) -> tuple[np.ndarray, float]:
-        """sum_i w_i h(x_i) = 2 sum_{theta'x_i > kappa} w_i - sum_i w_i, without the +-1 matrix (4x faster here)."""
-        return 2.0 * (w @ (Z > 0)) - w.sum(), 0.0
+    def _scores(self, w: np.ndarray, Z: np.ndarray, kappa: np.ndarray) -> tuple[np.ndarray, float]:
+        """sum_i w_i h(x_i) = 2 sum_{theta'x_i > kappa} w_i - sum_i w_i, exactly: no +-1 matrix, and the 0/1
+        indicators written over Z in one pass (theta'x > kappa is fl(theta'x - kappa) > 0: a correctly
+        rounded difference is 0 only for equal operands), 1.5-2x faster than subtracting first."""
+        np.greater(Z, kappa, out=Z)
+        return 2.0 * (w @ Z) - w.sum(), 0.0
 
     def _learner(self, theta: np.ndarray, kappa: float, score: float) -> Perceptron:
         return Perceptron(theta, kappa, 1.0 if score >= 0 else -1.0)
@@ -168,7 +171,7 @@ class FourierFeatures(_Sampled):
     def _outputs(self, Z: np.ndarray) -> np.ndarray:
         return np.cos(Z)
 
-    def _scores(self, w: np.ndarray, Z: np.ndarray) -> tuple[np.ndarray, float]:
+    def _scores(self, w: np.ndarray, Z: np.ndarray, kappa: np.ndarray) -> tuple[np.ndarray, float]:
         """Scores in float32, whose cosines are SIMD (20x faster than float64 here), and their error bound.
 
         With u = 2^-24: rounding z to float32 moves cos z by at most |z| u; numpy's
@@ -177,6 +180,7 @@ class FourierFeatures(_Sampled):
         at most gamma_n = n u / (1 - n u) times sum_i |w_i h_i| (any summation order).
         The bound doubles their sum: |score - score_float64| <= error.
         """
+        Z -= kappa
         cosines = Z.astype(np.float32)
         np.cos(cosines, out=cosines)
         scores = (w.astype(np.float32) @ cosines).astype(np.float64)
