@@ -28,7 +28,8 @@ sys.path.insert(0, str(BENCHMARKS))  # the scripts import their shared module as
 import _common  # noqa: E402
 
 ISSUES = {"pricing": 3, "lp_routes": 20, "mkl_peers": 22, "lpboost_peers": 22, "fit_time": 20, "mark_scalability": 4,
-          "mkl_speed": 6, "cgens_speed": 7, "cgens_across_c": 20, "sls_master": 20}
+          "mkl_speed": 6, "cgens_speed": 7, "cgens_across_c": 20, "sls_master": 20,
+          "perceptron_pricing": 20}
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:
@@ -181,6 +182,14 @@ def test_fit_time(tmp_path, mirror):
     assert [r["goal"] for r in record["ratios"]] == ["<= 0.25", None, None] * 2  # the goal is at the defaults
     assert [r["what"].split("(")[1].split(")")[0] for r in record["ratios"]] == ["defaults", "one-column", "clarabel"] * 2
     assert [r["what"].split(", ")[-1] for r in record["ratios"]] == ["raw pixels"] * 3 + ["centred pixels"] * 3
+
+
+def test_perceptron_pricing(tmp_path):
+    """The script itself fails unless both scorings choose the same perceptrons with the same scores."""
+    record = run_quick("perceptron_pricing", tmp_path)
+    check_record(record, "perceptron_pricing")
+    (r,) = record["ratios"]
+    assert r["value"] == pytest.approx(r["ours"]["value"] / r["peer"]["value"]) and "m = 100, d = 5" in r["what"]
 
 
 @pytest.mark.mirror

@@ -15,6 +15,7 @@ from mkbench.estimators import (
     AdaBoostECCClassifier,
     AdaBoostMHClassifier,
     CGEnsClassifier,
+    CGEnsSLSClassifier,
     InfiniteEnsembleSVC,
     SSMKClassifier,
     StagedSearchCV,
@@ -287,8 +288,8 @@ def test_staged_search_passes_fit_params_unchanged_to_every_fold_and_the_refit(s
 
 def test_staged_search_without_fit_params_passes_none(spy):
     X, y = np.zeros((8, 1)), np.repeat([0, 1], 4)
-    StagedSearchCV("spy", param_grid={"C": [1.0]}, n_iters=None, cv=2).fit(X, y)
-    assert len(spy.calls) == 3 and all(c["X_unlabeled"] is None and c["note"] is None for c in spy.calls)
+    StagedSearchCV("spy", param_grid={"C": [1.0, 2.0]}, n_iters=None, cv=2).fit(X, y)
+    assert len(spy.calls) == 5 and all(c["X_unlabeled"] is None and c["note"] is None for c in spy.calls)
 
 
 @pytest.fixture(scope="module")
@@ -350,3 +351,20 @@ def test_staged_search_reads_fitted_attributes_through_from_the_refit(ssmk_probl
     assert not hasattr(search, "_kernel_idx")  # private: not read through
     with pytest.raises(AttributeError, match="nor has its refitted SSMKClassifier"):
         search.storage_
+
+
+def test_staged_search_with_nothing_to_choose_fits_once_without_folds():
+    """One setting and no iteration choice: the refit alone, equal to the method fitted directly (a grid
+    point overrides a fixed parameter), and staged_predict read through from the refit."""
+    X, y = load_iris(return_X_y=True)
+    fixed = StagedSearchCV("cgens-sls", params={"C": 0.01, "max_iter": 8}, n_iters=None, cv=3).fit(X, y)
+    direct = CGEnsSLSClassifier(C=0.01, max_iter=8).fit(X, y)
+    assert fixed.cv_errors_ is None and fixed.cv_results_ is None and fixed.best_params_ == {}
+    np.testing.assert_array_equal(fixed.predict(X), direct.predict(X))
+    for ours, theirs in zip(fixed.staged_predict(X), direct.staged_predict(X), strict=True):
+        np.testing.assert_array_equal(ours, theirs)
+    searched = StagedSearchCV("cgens-sls", params={"C": 0.01, "max_iter": 8}, param_grid={"C": [1e-4, 1.0]},
+                              n_iters=None, cv=3).fit(X, y)
+    assert np.isfinite(searched.cv_errors_).all() and searched.best_params_["C"] in (1e-4, 1.0)
+    assert searched.best_estimator_.C == searched.best_params_["C"]
+    assert not hasattr(StagedSearchCV("svm-ensemble-kernel", n_iters=None), "staged_predict")

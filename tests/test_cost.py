@@ -140,4 +140,16 @@ def test_cpu_time_is_priced_where_the_records_have_it(smoke, tmp_path):
     row = estimate(smoke, tmp_path).set_index("experiment").loc[experiment]
     cpu_rows, wall_rows = (len(jobs) + 1) // 2, len(jobs) // 2
     assert row["measured CPU h"] * 3600 == pytest.approx(cpu_rows * 42.0 + wall_rows * 110.0)
+    # each method has CPU-timed jobs: they are its sample, and its wall-timed ones price nothing
+    assert {job.method for k, job in enumerate(jobs) if k % 2 == 0} == {job.method for job in jobs}
+    assert row["estimated CPU h"] * 3600 == pytest.approx(len(jobs) * 42.0)
 
+
+
+def test_a_search_with_nothing_to_choose_is_one_fit():
+    from mkbench.harness.cost import fits_per_job
+
+    fixed = {"estimator": "staged-cv", "params": {"params": {"C": 0.001}, "n_iters": None, "cv": 5}}
+    assert fits_per_job(fixed) == 1
+    assert fits_per_job({**fixed, "params": {**fixed["params"], "n_iters": [500]}}) == 1
+    assert fits_per_job({**fixed, "params": {**fixed["params"], "param_grid": {"C": [0.1, 1.0]}}}) == 11

@@ -192,6 +192,28 @@ def test_a_search_record_keeps_every_setting_cv_error_and_the_edge_rule_reads_it
     assert edges[["n_runs", "n_low", "n_high"]].values.tolist() == [[1, 0, 0]]
 
 
+def test_a_search_with_nothing_to_choose_leaves_a_record_without_choices(tmp_path):
+    """One fixed setting through staged-cv (MNIST's CGEns-SLS of Table III): no CV errors in the record, and
+    the summary route and the edge rule read it (a NaN error there once broke the table)."""
+    import json
+
+    from sklearn.datasets import make_blobs
+
+    from mkbench.estimators.staged_search import StagedSearchCV
+    from mkbench.harness.experiment import _model_size
+    from mkbench.harness.report import collect_records
+
+    X, y = make_blobs(60, centers=[[-5, 0], [5, 0]], cluster_std=0.5, random_state=0)
+    search = StagedSearchCV("svc-rbf", params={"C": 1.0}, n_iters=None, cv=3).fit(X, y)
+    record = {"dataset": "d", "method": "svm", "estimator": "staged-cv", "seed": 0, "split": 0, "status": "optimal",
+              "param": "default", "p_params": {"C": 1.0}, "p_n_iters": None, **_model_size(search)}
+    assert "cv_results" not in record and record["selected"] == {}
+    (tmp_path / "r.json").write_text(json.dumps(record, allow_nan=False))
+    summary = tmp_path / "s.csv"
+    collect_records([tmp_path / "r.json"]).to_csv(summary, index=False)
+    assert grid_edges(pd.read_csv(summary)).empty
+
+
 def test_an_empty_ensemble_at_the_bottom_of_c_is_the_limit_of_the_grid_not_an_edge():
     """A column-generation model that took no column at the bottom C (the offset alone) is what every smaller C
     gives too: not counted as an edge. A model with columns there, or a method without a column-generation

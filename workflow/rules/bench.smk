@@ -26,6 +26,8 @@ BENCHMARKS = {
     "cgens_across_c": (BENCH_MIRROR, 30, 4000),
     # CGEns-SLS on USPS with our J x J master and with the paper's m x m Sherman-Morrison update (eq. 20)
     "sls_master": (BENCH_MIRROR, 30, 4000),
+    # the perceptron search (Table II's pricing), one-pass indicators against the former subtract-then-compare
+    "perceptron_pricing": ("", 10, 4000),  # random arrays of Table II's shapes, no data set
 }
 
 

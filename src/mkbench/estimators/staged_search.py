@@ -16,6 +16,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import ParameterGrid, StratifiedKFold
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -73,9 +74,9 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         of convergence is the point); the refit's reach the caller unless ``n_iters``
         chose its count, so a solver that stopped short of its optimum (liblinear's
         iteration limit in RFF) says so in the fit's warnings and in a record's status.
-    cv_errors_ : ndarray of shape (n_grid_points, len(n_iters) or 1)
-        Mean validation error of each grid point and iteration count.
-    cv_results_ : dict
+    cv_errors_ : ndarray of shape (n_grid_points, len(n_iters) or 1) or None
+        Mean validation error of each grid point and iteration count (None: nothing to choose).
+    cv_results_ : dict or None
         The same errors in scikit-learn's layout (``GridSearchCV.cv_results_``), one
         entry per grid point and iteration count, in ``cv_errors_``'s row-major order:
         ``"params"``, a list of dicts (the grid point and the count), and
@@ -87,6 +88,13 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
     classes_ : ndarray
     n_iter_ : int
         Iterations of the refitted method (see the property).
+
+    With nothing to choose (one grid point, at most one iteration count and no
+    ``svc_bandwidth_grid``) the method is fitted once, on all the data, with no
+    cross-validation: ``cv_errors_`` and ``cv_results_`` are then None. A config can so name a fixed
+    setting in the form a wider search overlays (e.g. ``param_grid`` added to MNIST's
+    CGEns-SLS of Table III by a full-protocol overlay); a grid point overrides a
+    fixed parameter of ``params`` of the same name.
 
     Every other public fitted attribute of the refitted method (a name ending in
     ``_``, e.g. ``status_``, ``history_``, ``n_support_``, ``n_columns_by_kernel_``)
@@ -147,7 +155,8 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         counts = {} if n_iters is None else {counter: n_iters[-1]}
         grid = list(ParameterGrid(self.param_grid or {}))
         errors = np.zeros((len(grid), 1 if n_iters is None else len(n_iters)))
-        folds = StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state).split(X, y)
+        chosen = len(grid) > 1 or errors.shape[1] > 1 or svc is not None  # else the one setting is only refitted
+        folds = StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state).split(X, y) if chosen else ()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)  # a count below convergence is the point
             for train, test in folds:
@@ -168,9 +177,9 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
             if n_iters is not None:  # the chosen count is a parameter, not a solver that fell short
                 warnings.simplefilter("ignore", ConvergenceWarning)
             self.best_estimator_.fit(X, y, **fit_params)  # else a refit that did not converge says so
-        self.cv_errors_ = errors
+        self.cv_errors_ = errors if chosen else None
         counted = [{}] if n_iters is None else [{counter: t} for t in n_iters]
-        self.cv_results_ = {
+        self.cv_results_ = None if not chosen else {
             "params": [{**point, **count} for point in grid for count in counted],
             "mean_test_error": errors.ravel(),
         }
@@ -192,6 +201,16 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
                 f"{{'C': [1, 10], 'gamma': [0.1, 1]}}; got {grid!r}"
             )
         return StagedSearchCV("svc-rbf", param_grid=grid, n_iters=None, cv=self.cv, random_state=self.random_state).fit(X, y)
+
+    def _method_stages(self) -> bool:
+        """Whether the searched method has ``staged_predict`` (so has the search)."""
+        return hasattr(self._make({}), "staged_predict")
+
+    @available_if(_method_stages)
+    def staged_predict(self, X: np.ndarray):
+        """The refitted method's predictions after each of its iterations (its ``staged_predict``)."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.staged_predict(X)
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """The refitted method's decision values."""

@@ -7,8 +7,9 @@ BLAS thread in the workflow), or, in records older than 2026-11-26, only the wal
 For each experiment of a config, :func:`estimate` counts the planned jobs
 (:func:`mkbench.harness.config.plan_jobs`), the measured ones that the config still
 plans (same method, setting, data set, seed and split), and estimates the planned
-jobs' CPU time: per method and data set, the mean time of its measured jobs times
-its planned jobs. A method and data set without a measured job that is still
+jobs' CPU time: per method and data set (a job kind), the mean time of its measured
+jobs times its planned jobs, the mean over its CPU-timed jobs where it has any (a
+timed sample: rerunning one job of a kind replaces its old wall times in the estimate). A method and data set without a measured job that is still
 planned is counted apart ("unmeasured jobs"). Times leave out each job's start-up (Python, imports, reading
 the data: a few seconds). A job is known by its name only: a job whose parameters
 changed under the same name is priced at its old time.
@@ -29,6 +30,7 @@ ablations (:func:`to_markdown` adds a subtotal per role).
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -70,13 +72,16 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
     for experiment in plan["experiments"]:
         planned = pd.DataFrame([vars(job) for job in plan_jobs(plan, [experiment])])[JOB_FIELDS]
         path = Path(root) / "results" / "summary" / f"{experiment}.csv"
-        measured = _job_seconds(pd.read_csv(path)) if path.exists() else pd.DataFrame(columns=[*JOB_FIELDS, "seconds"])
+        measured = (_job_seconds(pd.read_csv(path)) if path.exists()
+                    else pd.DataFrame(columns=[*JOB_FIELDS, "seconds", "cpu"]).astype({"cpu": bool}))
         if experiment in config["experiments"]:
             measured = measured.merge(
                 pd.DataFrame([vars(job) for job in plan_jobs(config, [experiment])])[JOB_FIELDS], on=JOB_FIELDS
             )
         still = planned.merge(measured, on=JOB_FIELDS, how="inner")
-        mean = measured.groupby(["method", "dataset"])["seconds"].mean().rename("mean").reset_index()
+        kinds = ["method", "dataset"]
+        sampled = measured[measured["cpu"] | ~measured.groupby(kinds)["cpu"].transform("any").astype(bool)]
+        mean = sampled.groupby(kinds)["seconds"].mean().rename("mean").reset_index()
         mean["mean"] *= mean["method"].map(lambda method: _work_ratio(plan, config, experiment, method))
         priced = planned.merge(mean, on=["method", "dataset"], how="left")
         rows.append({
@@ -92,12 +97,19 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
 
 def fits_per_job(method: dict[str, Any]) -> int:
     """Model fits one job of a config method makes: for ``staged-cv``, the folds times the grid settings
-    (and times the bandwidth grid of ``svc_bandwidth_grid``) plus the refit; else 1."""
+    (and times the bandwidth grid of ``svc_bandwidth_grid``) plus the refit, or the refit alone when
+    there is nothing to choose (one setting, at most one iteration count); else 1."""
     if method["estimator"] != "staged-cv":
         return 1
+    from ..estimators.staged_search import StagedSearchCV  # the estimators load only when a job needs the default
+
     params = method["params"]
     folds = params.get("cv", 5)
-    fits = folds * _settings(params.get("param_grid", {})) + 1
+    settings = _settings(params.get("param_grid", {}))
+    counts = params.get("n_iters", inspect.signature(StagedSearchCV).parameters["n_iters"].default)
+    if settings == 1 and len(counts or ()) <= 1 and "svc_bandwidth_grid" not in params:
+        return 1
+    fits = folds * settings + 1
     if "svc_bandwidth_grid" in params:
         fits += folds * _settings(params["svc_bandwidth_grid"])
     return fits
@@ -163,12 +175,13 @@ def to_markdown(frame: pd.DataFrame, roles: dict[str, str] | None = None) -> str
 
 
 def _job_seconds(summary: pd.DataFrame) -> pd.DataFrame:
-    """A job's fit and predict seconds: CPU time where the record has it (since 2026-11-26), else wall time,
-    which load inflates (a failed job's missing times count as 0)."""
+    """A job's fit and predict seconds: CPU time where the record has it (since 2026-11-26; ``cpu`` True),
+    else wall time, which load inflates (a failed job's missing times count as 0)."""
     def seconds(part: str) -> pd.Series:
         wall, cpu = (summary.reindex(columns=[name])[name].apply(pd.to_numeric)
                      for name in (f"{part}_seconds", f"{part}_cpu_seconds"))
         return cpu.fillna(wall).fillna(0.0)
 
-    out = summary[JOB_FIELDS].assign(seconds=seconds("fit") + seconds("predict"))
+    cpu = summary.reindex(columns=["fit_cpu_seconds"])["fit_cpu_seconds"].notna()
+    out = summary[JOB_FIELDS].assign(seconds=seconds("fit") + seconds("predict"), cpu=cpu)
     return out.astype({"param": str, "seed": int, "split": int})
