@@ -185,7 +185,8 @@ def cost_section(config_path: str | None, plan: list[str] | None = None, catalog
         "## What the workflow costs",
         "",
         f"CPU time of every fit job of `{config_path}` (one core each; the process's CPU time in records since "
-        "2026-11-26, wall time in older ones, which a loaded machine inflates), from the committed summaries "
+        "2026-11-26, wall time in older ones, which a loaded machine inflates; the estimate prices each kind of job, "
+        "method and data set, from its CPU-timed jobs where it has any), from the committed summaries "
         f"(`{command}`; see `mkbench.harness.cost`): {hours:.1f} CPU hours in all, "
         f"at best {hours / 8:.1f} h on 8 cores, not counting each job's few seconds of start-up."
         + (f" {_paper_share(frame, by_role)}" if by_role else ""),
