@@ -30,7 +30,6 @@ ablations (:func:`to_markdown` adds a subtotal per role).
 
 from __future__ import annotations
 
-import inspect
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -101,13 +100,12 @@ def fits_per_job(method: dict[str, Any]) -> int:
     there is nothing to choose (one setting, at most one iteration count); else 1."""
     if method["estimator"] != "staged-cv":
         return 1
-    from ..estimators.staged_search import StagedSearchCV  # the estimators load only when a job needs the default
+    from ..estimators.staged_search import N_ITERS, chooses  # the estimators load only when a job needs them
 
     params = method["params"]
     folds = params.get("cv", 5)
     settings = _settings(params.get("param_grid", {}))
-    counts = params.get("n_iters", inspect.signature(StagedSearchCV).parameters["n_iters"].default)
-    if settings == 1 and len(counts or ()) <= 1 and "svc_bandwidth_grid" not in params:
+    if not chooses(settings, len(params.get("n_iters", N_ITERS) or ()), "svc_bandwidth_grid" in params):
         return 1
     fits = folds * settings + 1
     if "svc_bandwidth_grid" in params:
