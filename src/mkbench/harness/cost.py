@@ -8,9 +8,12 @@ For each experiment of a config, :func:`estimate` counts the planned jobs
 (:func:`mkbench.harness.config.plan_jobs`), the measured ones that the config still
 plans (same method, setting, data set, seed and split), and estimates the planned
 jobs' CPU time: per method and data set (a job kind), the mean time of its measured
-jobs times its planned jobs, the mean over its CPU-timed jobs where it has any (a
-timed sample: rerunning one job of a kind replaces its old wall times in the estimate). A method and data set without a measured job that is still
-planned is counted apart ("unmeasured jobs"). Times leave out each job's start-up (Python, imports, reading
+jobs times its planned jobs, the mean over its CPU-timed jobs where it has any. Timing
+samples count among them: ``results/timing/<experiment>.csv`` holds jobs rerun by
+``snakemake timing`` (workflow/rules/timing.smk: the first planned job of each method
+and data set, CPU-timed), so one job per kind replaces the old wall times of its kind in
+the estimate and prices a kind that has no summary row yet; they add no measured jobs. A
+method and data set with neither a measured job nor a sample is counted apart ("unmeasured jobs"). Times leave out each job's start-up (Python, imports, reading
 the data: a few seconds). A job is known by its name only: a job whose parameters
 changed under the same name is priced at its old time.
 
@@ -59,7 +62,7 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
     config : dict
         The validated config whose jobs the summaries measured.
     root : path, default="."
-        The folder holding ``results/summary``.
+        The folder holding ``results/summary`` (and the timing samples, ``results/timing``).
     plan : dict, optional
         A validated config to price instead (the same experiment names): its planned
         jobs, each at the measured mean of its method and data set times
@@ -70,16 +73,15 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
     rows = []
     for experiment in plan["experiments"]:
         planned = pd.DataFrame([vars(job) for job in plan_jobs(plan, [experiment])])[JOB_FIELDS]
-        path = Path(root) / "results" / "summary" / f"{experiment}.csv"
-        measured = (_job_seconds(pd.read_csv(path)) if path.exists()
-                    else pd.DataFrame(columns=[*JOB_FIELDS, "seconds", "cpu"]).astype({"cpu": bool}))
-        if experiment in config["experiments"]:
-            measured = measured.merge(
-                pd.DataFrame([vars(job) for job in plan_jobs(config, [experiment])])[JOB_FIELDS], on=JOB_FIELDS
-            )
+        measured, timing = (_summary_seconds(Path(root) / "results" / folder / f"{experiment}.csv")
+                            for folder in ("summary", "timing"))
+        if experiment in config["experiments"]:  # only jobs the config still plans (known by their names)
+            configured = pd.DataFrame([vars(job) for job in plan_jobs(config, [experiment])])[JOB_FIELDS]
+            measured, timing = (frame.merge(configured, on=JOB_FIELDS) for frame in (measured, timing))
         still = planned.merge(measured, on=JOB_FIELDS, how="inner")
         kinds = ["method", "dataset"]
-        sampled = measured[measured["cpu"] | ~measured.groupby(kinds)["cpu"].transform("any").astype(bool)]
+        pool = pd.concat([measured, timing[timing["cpu"]]], ignore_index=True)
+        sampled = pool[pool["cpu"] | ~pool.groupby(kinds)["cpu"].transform("any").astype(bool)]
         mean = sampled.groupby(kinds)["seconds"].mean().rename("mean").reset_index()
         mean["mean"] *= mean["method"].map(lambda method: _work_ratio(plan, config, experiment, method))
         priced = planned.merge(mean, on=["method", "dataset"], how="left")
@@ -170,6 +172,13 @@ def to_markdown(frame: pd.DataFrame, roles: dict[str, str] | None = None) -> str
         shown = shown[["experiment", "role", *COLUMNS[1:]]]
     align = ["left"] * (2 if roles is not None else 1) + ["right"] * (len(COLUMNS) - 1)
     return shown.to_markdown(index=False, disable_numparse=True, colalign=align)
+
+
+def _summary_seconds(path: Path) -> pd.DataFrame:
+    """:func:`_job_seconds` of the summary at ``path``; no rows when there is none."""
+    if path.exists():
+        return _job_seconds(pd.read_csv(path))
+    return pd.DataFrame(columns=[*JOB_FIELDS, "seconds", "cpu"]).astype({"cpu": bool})
 
 
 def _job_seconds(summary: pd.DataFrame) -> pd.DataFrame:
