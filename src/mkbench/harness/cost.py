@@ -8,12 +8,13 @@ For each experiment of a config, :func:`estimate` counts the planned jobs
 (:func:`mkbench.harness.config.plan_jobs`), the measured ones that the config still
 plans (same method, setting, data set, seed and split), and estimates the planned
 jobs' CPU time: per method and data set (a job kind), the mean time of its measured
-jobs times its planned jobs, the mean over its CPU-timed jobs where it has any. Timing
-samples count among them: ``results/timing/<experiment>.csv`` holds jobs rerun by
-``snakemake timing`` (workflow/rules/timing.smk: the first planned job of each method
-and data set, CPU-timed), so one job per kind replaces the old wall times of its kind in
-the estimate and prices a kind that has no summary row yet; they add no measured jobs. A
-method and data set with neither a measured job nor a sample is counted apart ("unmeasured jobs"). Times leave out each job's start-up (Python, imports, reading
+jobs times its planned jobs. Its best measure prices a kind: its timing samples, else
+its CPU-timed jobs, else its wall times. ``results/timing/<experiment>.csv`` holds the
+samples, jobs rerun by ``snakemake timing`` (workflow/rules/timing.smk: the first planned
+job of each method and data set, CPU-timed, on the current code), so one job per kind
+replaces the older times of its kind in the estimate and prices a kind that has no
+summary row yet; samples add no measured jobs. A method and data set with neither a
+measured job nor a sample is counted apart ("unmeasured jobs"). Times leave out each job's start-up (Python, imports, reading
 the data: a few seconds). A job is known by its name only: a job whose parameters
 changed under the same name is priced at its old time.
 
@@ -80,8 +81,10 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
             measured, timing = (frame.merge(configured, on=JOB_FIELDS) for frame in (measured, timing))
         still = planned.merge(measured, on=JOB_FIELDS, how="inner")
         kinds = ["method", "dataset"]
-        pool = pd.concat([measured, timing[timing["cpu"]]], ignore_index=True)
-        sampled = pool[pool["cpu"] | ~pool.groupby(kinds)["cpu"].transform("any").astype(bool)]
+        # per kind, the best measure it has: its timing samples, else its CPU-timed rows, else its wall times
+        pool = pd.concat([measured.assign(rank=measured["cpu"].astype(int)), timing[timing["cpu"]].assign(rank=2)],
+                         ignore_index=True)
+        sampled = pool[pool["rank"] == pool.groupby(kinds)["rank"].transform("max")]
         mean = sampled.groupby(kinds)["seconds"].mean().rename("mean").reset_index()
         mean["mean"] *= mean["method"].map(lambda method: _work_ratio(plan, config, experiment, method))
         priced = planned.merge(mean, on=["method", "dataset"], how="left")
