@@ -73,9 +73,9 @@ def test_timing_samples_one_job_per_method_and_data_set_and_prices_the_experimen
     config = load_config(ROOT / "config" / "smoke.yaml")
     first = {}
     for job in plan_jobs(config, [experiment]):
-        first.setdefault((job.method, job.dataset), (job.seed, job.split))
-    assert sorted(zip(samples["method"], samples["dataset"], zip(samples["seed"], samples["split"]))) == sorted(
-        (method, dataset, job) for (method, dataset), job in first.items())
+        first.setdefault((job.method, job.param, job.dataset), (job.seed, job.split))
+    assert sorted(zip(samples["method"], samples["param"], samples["dataset"], zip(samples["seed"], samples["split"]))) == sorted(
+        (method, param, dataset, job) for (method, param, dataset), job in first.items())
     assert (samples["fit_cpu_seconds"] > 0).all() and not (tmp_path / "results" / "runs").exists()
     row = estimate(config, tmp_path).set_index("experiment").loc[experiment]
     per_kind = (samples["fit_cpu_seconds"] + samples["predict_cpu_seconds"]).to_numpy()

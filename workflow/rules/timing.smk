@@ -1,16 +1,16 @@
 # Timing samples (issue 20): `snakemake timing --cores N` reruns the first planned job of each
-# method and data set of every experiment into results/timing/, CPU-timed, and gathers them in
+# method, grid setting and data set of every experiment into results/timing/, CPU-timed, and gathers them in
 # results/timing/<experiment>.csv, which `mkbench cost` prices the config from (beside the
 # summaries): a few jobs per experiment price all of its jobs, before or without running them.
 # Not part of `rule all`; `results/timing/<experiment>.csv` samples one experiment.
 
 
 def timing_samples(experiment):
-    """The record paths of one job per method and data set of ``experiment`` (its first planned one)."""
+    """The record paths of one job per method, grid setting and data set of ``experiment`` (its first planned one)."""
     first = {}
     for job in JOBS:
         if job.experiment == experiment:
-            first.setdefault((job.method, job.dataset), job)
+            first.setdefault((job.method, job.param, job.dataset), job)
     return [job.record_path.replace("results/runs/", "results/timing/", 1) for job in first.values()]
 
 

@@ -7,13 +7,13 @@ BLAS thread in the workflow), or, in records older than 2026-11-26, only the wal
 For each experiment of a config, :func:`estimate` counts the planned jobs
 (:func:`mkbench.harness.config.plan_jobs`), the measured ones that the config still
 plans (same method, setting, data set, seed and split), and estimates the planned
-jobs' CPU time: per method and data set (a job kind), the mean time of its measured
+jobs' CPU time: per method, grid setting and data set (a job kind), the mean time of its measured
 jobs times its planned jobs. Its best measure prices a kind: its timing samples, else
 its CPU-timed jobs, else its wall times. ``results/timing/<experiment>.csv`` holds the
 samples, jobs rerun by ``snakemake timing`` (workflow/rules/timing.smk: the first planned
-job of each method and data set, CPU-timed, on the current code), so one job per kind
+job of each kind, CPU-timed, on the current code), so one job per kind
 replaces the older times of its kind in the estimate and prices a kind that has no
-summary row yet; samples add no measured jobs. A method and data set with neither a
+summary row yet; samples add no measured jobs. A kind with neither a
 measured job nor a sample is counted apart ("unmeasured jobs"). Times leave out each job's start-up (Python, imports, reading
 the data: a few seconds). A job is known by its name only: a job whose parameters
 changed under the same name is priced at its old time.
@@ -66,7 +66,7 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
         The folder holding ``results/summary`` (and the timing samples, ``results/timing``).
     plan : dict, optional
         A validated config to price instead (the same experiment names): its planned
-        jobs, each at the measured mean of its method and data set times
+        jobs, each at the measured mean of its kind times
         :func:`fits_per_job` under ``plan`` over under ``config``.
         None prices ``config`` itself.
     """
@@ -80,14 +80,14 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
             configured = pd.DataFrame([vars(job) for job in plan_jobs(config, [experiment])])[JOB_FIELDS]
             measured, timing = (frame.merge(configured, on=JOB_FIELDS) for frame in (measured, timing))
         still = planned.merge(measured, on=JOB_FIELDS, how="inner")
-        kinds = ["method", "dataset"]
+        kinds = ["method", "param", "dataset"]
         # per kind, the best measure it has: its timing samples, else its CPU-timed rows, else its wall times
         pool = pd.concat([measured.assign(rank=measured["cpu"].astype(int)), timing[timing["cpu"]].assign(rank=2)],
                          ignore_index=True)
         sampled = pool[pool["rank"] == pool.groupby(kinds)["rank"].transform("max")]
         mean = sampled.groupby(kinds)["seconds"].mean().rename("mean").reset_index()
         mean["mean"] *= mean["method"].map(lambda method: _work_ratio(plan, config, experiment, method))
-        priced = planned.merge(mean, on=["method", "dataset"], how="left")
+        priced = planned.merge(mean, on=kinds, how="left")
         rows.append({
             "experiment": experiment,
             "planned jobs": len(planned),
