@@ -69,12 +69,15 @@ def _numpy_stump_search(family, W):
     return row, feature, scores[row, feature], float(np.sum(scores[family.available] ** 2))
 
 
+@pytest.fixture()
+def twice(tied):
+    """Stumps (with the constant one) on the tied points, every stump twice, with bitwise equal scores: exact ties."""
+    return Stumps(np.hstack([tied[0][:, ::-1], tied[0]]), constant=True)
+
+
 @pytest.mark.parametrize("m", [1, 3])
-def test_fused_stump_search_equals_numpy_with_its_tie_breaking(tied, m):
-    X, _ = tied
-    X = np.hstack([X[:, ::-1], X])  # every stump twice, with bitwise equal scores: exact ties
-    rng = np.random.default_rng(2)
-    family = Stumps(X, constant=True)
+def test_fused_stump_search_equals_numpy_with_its_tie_breaking(twice, m):
+    family, rng = twice, np.random.default_rng(2)
     for W in (rng.normal(size=(40, m)), rng.choice([-1.0, 1.0], size=(40, m))):
         row, feature, scores, sum_squares = family.search(W)
         expected = _numpy_stump_search(family, W)
@@ -84,11 +87,8 @@ def test_fused_stump_search_equals_numpy_with_its_tie_breaking(tied, m):
 
 
 @pytest.mark.parametrize("m", [1, 4])
-def test_stump_search_per_column_is_each_search_alone_bit_for_bit(tied, m):
-    X, _ = tied
-    X = np.hstack([X[:, ::-1], X])  # every stump twice, with bitwise equal scores: exact ties
-    rng = np.random.default_rng(3)
-    family = Stumps(X, constant=True)
+def test_stump_search_per_column_is_each_search_alone_bit_for_bit(twice, m):
+    family, rng = twice, np.random.default_rng(3)
     family.exclude(family.best(rng.normal(size=40)).learner)  # an excluded candidate is skipped by both
     for W in (rng.normal(size=(40, m)), rng.choice([-1.0, 1.0], size=(40, m)), np.zeros((40, m))):
         W = np.asfortranarray(W)  # the oracle's U may come in either order

@@ -232,8 +232,7 @@ class Stumps:
         -------
         list of m Best
         """
-        W = self._rows(W)
-        totals = np.ascontiguousarray(W.T).sum(axis=1)  # each column summed as :meth:`best` sums w
+        W, totals = self._rows(W)
         rows, features, scores, sum_squares = _stump_search_rows(self.order, W, self.available, totals, True)
         return [self._best(rows[q], features[q], scores[q, q], sum_squares[q]) for q in range(W.shape[1])]
 
@@ -255,17 +254,17 @@ class Stumps:
         sum_squares : float
             Sum of squared scores over every available stump and column.
         """
-        W = self._rows(W)
-        totals = np.ascontiguousarray(W.T).sum(axis=1)
+        W, totals = self._rows(W)
         rows, features, scores, sum_squares = _stump_search_rows(self.order, W, self.available, totals, False)
         return int(rows[0]), int(features[0]), scores[0], float(sum_squares.sum())
 
-    def _rows(self, W: np.ndarray) -> np.ndarray:
-        """W as a C-contiguous float64 (n_samples, m) array, each point's weights one contiguous row."""
+    def _rows(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """W as a C-contiguous float64 (n_samples, m) array (each point's weights one contiguous row), and its
+        column sums, each summed as :meth:`best` sums its w (a contiguous row of W')."""
         W = np.ascontiguousarray(W, dtype=np.float64)
         if W.ndim != 2 or W.shape[0] != self.n_samples:
             raise ValueError(f"W must have shape ({self.n_samples}, m), got {W.shape}")
-        return W
+        return W, np.ascontiguousarray(W.T).sum(axis=1)
 
     def _best(self, row: int, feature: int, score: float, sum_squares: float) -> Best:
         """The Best of stump (row, feature) with signed score ``score``, signed so that its score is >= 0."""
