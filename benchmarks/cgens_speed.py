@@ -105,8 +105,10 @@ def stump_search_ratio(record: Record, X: np.ndarray, seed: int) -> None:
         magnitude[~family.available] = -1.0
         return np.unravel_index(int(np.argmax(magnitude)), magnitude.shape)
 
-    family.best(w)  # compiles (or loads) the numba kernel outside the timing
-    assert numpy_search() == family.search(w[:, None])[:2], "the two searches disagree"
+    best = family.best(w)  # also compiles (or loads) the numba kernel outside the timing
+    row, feature = (int(index) for index in numpy_search())
+    assert (best.learner.feature, best.learner.threshold) == (feature, family.threshold(row, feature)), \
+        "the two searches disagree"
     ours, peer = best_of(lambda: family.best(w)), best_of(numpy_search)
     print(f"stump search, n={X.shape[0]}, d={X.shape[1]}: {ours * 1e3:.2f} ms vs numpy {peer * 1e3:.2f} ms", flush=True)
     record.add_ratio(f"stump search time, fused / numpy formulation, n={X.shape[0]}, d={X.shape[1]}",

@@ -186,7 +186,9 @@ def cost_section(config_path: str | None, plan: list[str] | None = None, catalog
         "",
         f"CPU time of every fit job of `{config_path}` (one core each; the process's CPU time in records since "
         "2026-11-26, wall time in older ones, which a loaded machine inflates; the estimate prices each kind of job, "
-        "method and data set, from its CPU-timed jobs where it has any), from the committed summaries "
+        "method, grid setting and data set, by its best measure: its timing samples of `snakemake timing` (one job "
+        "per kind rerun on the current code, results/timing/), else its CPU-timed jobs, else its wall times), "
+        "from the committed summaries "
         f"(`{command}`; see `mkbench.harness.cost`): {hours:.1f} CPU hours in all, "
         f"at best {hours / 8:.1f} h on 8 cores, not counting each job's few seconds of start-up."
         + (f" {_paper_share(frame, by_role)}" if by_role else ""),

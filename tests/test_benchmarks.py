@@ -29,7 +29,7 @@ import _common  # noqa: E402
 
 ISSUES = {"pricing": 3, "lp_routes": 20, "mkl_peers": 22, "lpboost_peers": 22, "fit_time": 20, "mark_scalability": 4,
           "mkl_speed": 6, "cgens_speed": 7, "cgens_across_c": 20, "sls_master": 20,
-          "perceptron_pricing": 20}
+          "perceptron_pricing": 20, "stump_rows": 20}
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:
@@ -190,6 +190,14 @@ def test_perceptron_pricing(tmp_path):
     check_record(record, "perceptron_pricing")
     (r,) = record["ratios"]
     assert r["value"] == pytest.approx(r["ours"]["value"] / r["peer"]["value"]) and "m = 100, d = 5" in r["what"]
+
+
+def test_stump_rows(tmp_path):
+    """The script itself fails unless the fused search chooses the stumps of the searches one by one."""
+    record = run_quick("stump_rows", tmp_path)
+    check_record(record, "stump_rows")
+    (r,) = record["ratios"]
+    assert r["value"] == pytest.approx(r["ours"]["value"] / r["peer"]["value"]) and "l = 3" in r["what"]
 
 
 @pytest.mark.mirror

@@ -41,6 +41,37 @@ def test_measured_jobs_are_summed_and_the_planned_ones_priced_by_method_and_data
     assert other["measured jobs"] == 0 and other["unmeasured jobs"] == other["planned jobs"] > 0
 
 
+def test_a_kind_is_priced_by_its_timing_samples_else_its_cpu_times_else_its_wall_times(smoke, tmp_path):
+    experiment = "smoke-regression"  # 2 methods x 3 folds
+    planned = plan_jobs(smoke, [experiment])
+    first = planned[0].method
+    jobs = _write_summary(tmp_path, smoke, experiment, lambda job: 99.0, keep=3)  # the first method only
+    summary = pd.read_csv(tmp_path / "results" / "summary" / f"{experiment}.csv")
+    summary.loc[0, ["fit_cpu_seconds", "predict_cpu_seconds"]] = [39.0, 1.0]  # one CPU-timed job, the others wall times
+    summary.to_csv(tmp_path / "results" / "summary" / f"{experiment}.csv", index=False)
+    assert jobs[0].method == first
+    second = next(job for job in planned if job.method != first)
+    samples = [{**vars(planned[1]), "fit_seconds": 500.0, "fit_cpu_seconds": 9.0, "predict_seconds": 1.0,
+                "predict_cpu_seconds": 1.0},  # the newest measure of its kind: it replaces the summary's CPU times too
+               {**vars(second), "fit_seconds": 70.0, "fit_cpu_seconds": 19.0, "predict_seconds": 1.0,
+                "predict_cpu_seconds": 1.0},
+               {**vars(second), "param": "C=999", "fit_seconds": 1e6, "fit_cpu_seconds": 1e6, "predict_seconds": 0.0,
+                "predict_cpu_seconds": 0.0}]  # a job the config no longer plans prices nothing
+    (tmp_path / "results" / "timing").mkdir(parents=True)
+    pd.DataFrame(samples).to_csv(tmp_path / "results" / "timing" / f"{experiment}.csv", index=False)
+    row = estimate(smoke, tmp_path).set_index("experiment").loc[experiment]
+    assert row["measured jobs"] == 3 and row["measured CPU h"] * 3600 == pytest.approx(40.0 + 2 * 100.0)  # no sample
+    assert row["unmeasured jobs"] == 0
+    assert row["estimated CPU h"] * 3600 == pytest.approx(3 * 10.0 + 3 * 20.0)  # each kind at its sample's CPU time
+    (tmp_path / "results" / "timing" / f"{experiment}.csv").unlink()  # without samples: the CPU-timed job, then walls
+    row = estimate(smoke, tmp_path).set_index("experiment").loc[experiment]
+    assert row["unmeasured jobs"] == 3 and row["estimated CPU h"] * 3600 == pytest.approx(3 * 40.0)
+    summary["fit_cpu_seconds"] = float("nan")
+    summary.to_csv(tmp_path / "results" / "summary" / f"{experiment}.csv", index=False)
+    row = estimate(smoke, tmp_path).set_index("experiment").loc[experiment]
+    assert row["estimated CPU h"] * 3600 == pytest.approx(3 * 100.0)
+
+
 def test_markdown_has_a_total_row_and_the_command_prints_it(smoke, tmp_path, monkeypatch, capsys):
     _write_summary(tmp_path, smoke, "smoke-regression", lambda job: 3599.0, keep=6)
     text = to_markdown(estimate(smoke, tmp_path))

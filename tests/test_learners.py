@@ -69,18 +69,44 @@ def _numpy_stump_search(family, W):
     return row, feature, scores[row, feature], float(np.sum(scores[family.available] ** 2))
 
 
+@pytest.fixture()
+def twice(tied):
+    """Stumps (with the constant one) on the tied points, every stump twice, with bitwise equal scores: exact ties."""
+    return Stumps(np.hstack([tied[0][:, ::-1], tied[0]]), constant=True)
+
+
 @pytest.mark.parametrize("m", [1, 3])
-def test_fused_stump_search_equals_numpy_with_its_tie_breaking(tied, m):
-    X, _ = tied
-    X = np.hstack([X[:, ::-1], X])  # every stump twice, with bitwise equal scores: exact ties
-    rng = np.random.default_rng(2)
-    family = Stumps(X, constant=True)
+def test_fused_stump_search_equals_numpy_with_its_tie_breaking(twice, m):
+    family, rng = twice, np.random.default_rng(2)
     for W in (rng.normal(size=(40, m)), rng.choice([-1.0, 1.0], size=(40, m))):
         row, feature, scores, sum_squares = family.search(W)
         expected = _numpy_stump_search(family, W)
         assert (row, feature) == expected[:2]
         np.testing.assert_allclose(scores, expected[2], rtol=1e-12, atol=1e-12)
         assert sum_squares == pytest.approx(expected[3], rel=1e-12)
+
+
+@pytest.mark.parametrize("m", [1, 4])
+def test_stump_search_per_column_is_each_search_alone_bit_for_bit(twice, m):
+    family, rng = twice, np.random.default_rng(3)
+    family.exclude(family.best(rng.normal(size=40)).learner)  # an excluded candidate is skipped by both
+    for W in (rng.normal(size=(40, m)), rng.choice([-1.0, 1.0], size=(40, m)), np.zeros((40, m))):
+        W = np.asfortranarray(W)  # the oracle's U may come in either order
+        for fused, alone in zip(family.best_each(W), [family.best(w) for w in W.T], strict=True):
+            assert fused.learner == alone.learner
+            assert (fused.score, fused.n_candidates, fused.sum_squares) == (alone.score, alone.n_candidates, alone.sum_squares)
+            np.testing.assert_array_equal(fused.column, alone.column)
+        expected = [_numpy_stump_search(family, w[:, None]) for w in W.T]  # and each one the numpy search's
+        assert [(b.learner.feature, b.learner.threshold) for b in family.best_each(W)] == [
+            (feature, family.threshold(row, feature)) for row, feature, _, _ in expected]
+
+
+def test_stump_search_rejects_weights_of_the_wrong_shape(tied):
+    family = Stumps(tied[0])
+    with pytest.raises(ValueError, match=r"W must have shape \(40, m\)"):
+        family.best_each(np.ones((39, 2)))
+    with pytest.raises(ValueError, match=r"w must have shape \(40,\)"):
+        family.best(np.ones(39))
 
 
 def test_stump_and_learner_outputs():

@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from mkbench.harness.config import load_config, plan_jobs
@@ -53,3 +54,30 @@ def test_unknown_target_lists_the_known_ones(target, kind):
     known = load_config(ROOT / "config" / "smoke.yaml")[f"{kind}s"]
     assert f"no {kind} '{target.split('/')[-1].rsplit('.', 1)[0]}' in the config; known {kind}s: {', '.join(known)}" in output
     assert f"mkbench list {kind}s" in output
+
+
+def test_timing_samples_one_job_per_method_and_data_set_and_prices_the_experiment(tmp_path):
+    """`snakemake results/timing/<experiment>.csv` reruns the first job of each kind; mkbench cost prices from it."""
+    from mkbench.harness.cost import estimate
+
+    for item in ("workflow", "config"):
+        shutil.copytree(ROOT / item, tmp_path / item)
+    shutil.copy(ROOT / "environment.yml", tmp_path)  # the rules' conda environment, which Snakemake records
+    experiment = "smoke-regression"  # 2 methods on one data set, 3 folds each
+    result = subprocess.run(  # the target first: --configfile takes several values
+        [SNAKEMAKE, f"results/timing/{experiment}.csv", "--cores", "2", "--configfile", "config/smoke.yaml"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    samples = pd.read_csv(tmp_path / "results" / "timing" / f"{experiment}.csv")
+    config = load_config(ROOT / "config" / "smoke.yaml")
+    first = {}
+    for job in plan_jobs(config, [experiment]):
+        first.setdefault((job.method, job.param, job.dataset), (job.seed, job.split))
+    assert sorted(zip(samples["method"], samples["param"], samples["dataset"], zip(samples["seed"], samples["split"]))) == sorted(
+        (method, param, dataset, job) for (method, param, dataset), job in first.items())
+    assert (samples["fit_cpu_seconds"] > 0).all() and not (tmp_path / "results" / "runs").exists()
+    row = estimate(config, tmp_path).set_index("experiment").loc[experiment]
+    per_kind = (samples["fit_cpu_seconds"] + samples["predict_cpu_seconds"]).to_numpy()
+    assert row["measured jobs"] == 0 and row["unmeasured jobs"] == 0
+    assert row["estimated CPU h"] * 3600 == pytest.approx(3 * per_kind.sum())  # 3 folds of each kind

@@ -28,6 +28,8 @@ BENCHMARKS = {
     "sls_master": (BENCH_MIRROR, 30, 4000),
     # the perceptron search (Table II's pricing), one-pass indicators against the former subtract-then-compare
     "perceptron_pricing": ("", 10, 4000),  # random arrays of Table II's shapes, no data set
+    # the stump searches of a CGEns-SLS iteration (Table III), one pass for all columns against one by one
+    "stump_rows": ("", 10, 4000),  # random arrays of Table III's shapes, no data set
 }
 
 

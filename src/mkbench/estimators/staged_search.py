@@ -22,7 +22,16 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._registry import estimator_class
 
-__all__ = ["StagedSearchCV"]
+__all__ = ["N_ITERS", "StagedSearchCV", "chooses"]
+
+#: The iteration counts of §VI-A, StagedSearchCV's default ``n_iters``.
+N_ITERS = (25, 50, 100, 250, 500)
+
+
+def chooses(n_points: int, n_counts: int, bandwidth: bool) -> bool:
+    """Whether a search has anything to choose: several grid points or iteration counts, or an RBF SVM's
+    bandwidth (``svc_bandwidth_grid``). Without, :class:`StagedSearchCV` only refits its one setting."""
+    return n_points > 1 or n_counts > 1 or bandwidth
 
 
 class StagedSearchCV(ClassifierMixin, BaseEstimator):
@@ -91,10 +100,10 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
 
     With nothing to choose (one grid point, at most one iteration count and no
     ``svc_bandwidth_grid``) the method is fitted once, on all the data, with no
-    cross-validation: ``cv_errors_`` and ``cv_results_`` are then None. A config can so name a fixed
-    setting in the form a wider search overlays (e.g. ``param_grid`` added to MNIST's
-    CGEns-SLS of Table III by a full-protocol overlay); a grid point overrides a
-    fixed parameter of ``params`` of the same name.
+    cross-validation (:func:`chooses`): ``cv_errors_`` and ``cv_results_`` are then None.
+    A config can so name a fixed setting in the form a wider search overlays (a
+    ``param_grid`` added by an overlay config): a grid point overrides a fixed
+    parameter of ``params`` of the same name.
 
     Every other public fitted attribute of the refitted method (a name ending in
     ``_``, e.g. ``status_``, ``history_``, ``n_support_``, ``n_columns_by_kernel_``)
@@ -109,7 +118,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         *,
         params: dict | None = None,
         param_grid: dict | None = None,
-        n_iters=(25, 50, 100, 250, 500),
+        n_iters=N_ITERS,
         cv: int = 5,
         random_state: int = 0,
         svc_bandwidth_grid: dict | None = None,
@@ -155,7 +164,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         counts = {} if n_iters is None else {counter: n_iters[-1]}
         grid = list(ParameterGrid(self.param_grid or {}))
         errors = np.zeros((len(grid), 1 if n_iters is None else len(n_iters)))
-        chosen = len(grid) > 1 or errors.shape[1] > 1 or svc is not None  # else the one setting is only refitted
+        chosen = chooses(len(grid), errors.shape[1], svc is not None)  # else the one setting is only refitted
         folds = StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state).split(X, y) if chosen else ()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)  # a count below convergence is the point

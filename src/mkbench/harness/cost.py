@@ -7,10 +7,14 @@ BLAS thread in the workflow), or, in records older than 2026-11-26, only the wal
 For each experiment of a config, :func:`estimate` counts the planned jobs
 (:func:`mkbench.harness.config.plan_jobs`), the measured ones that the config still
 plans (same method, setting, data set, seed and split), and estimates the planned
-jobs' CPU time: per method and data set (a job kind), the mean time of its measured
-jobs times its planned jobs, the mean over its CPU-timed jobs where it has any (a
-timed sample: rerunning one job of a kind replaces its old wall times in the estimate). A method and data set without a measured job that is still
-planned is counted apart ("unmeasured jobs"). Times leave out each job's start-up (Python, imports, reading
+jobs' CPU time: per method, grid setting and data set (a job kind), the mean time of its measured
+jobs times its planned jobs. Its best measure prices a kind: its timing samples, else
+its CPU-timed jobs, else its wall times. ``results/timing/<experiment>.csv`` holds the
+samples, jobs rerun by ``snakemake timing`` (workflow/rules/timing.smk: the first planned
+job of each kind, CPU-timed, on the current code), so one job per kind
+replaces the older times of its kind in the estimate and prices a kind that has no
+summary row yet; samples add no measured jobs. A kind with neither a
+measured job nor a sample is counted apart ("unmeasured jobs"). Times leave out each job's start-up (Python, imports, reading
 the data: a few seconds). A job is known by its name only: a job whose parameters
 changed under the same name is priced at its old time.
 
@@ -30,7 +34,6 @@ ablations (:func:`to_markdown` adds a subtotal per role).
 
 from __future__ import annotations
 
-import inspect
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -60,10 +63,10 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
     config : dict
         The validated config whose jobs the summaries measured.
     root : path, default="."
-        The folder holding ``results/summary``.
+        The folder holding ``results/summary`` (and the timing samples, ``results/timing``).
     plan : dict, optional
         A validated config to price instead (the same experiment names): its planned
-        jobs, each at the measured mean of its method and data set times
+        jobs, each at the measured mean of its kind times
         :func:`fits_per_job` under ``plan`` over under ``config``.
         None prices ``config`` itself.
     """
@@ -71,19 +74,20 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
     rows = []
     for experiment in plan["experiments"]:
         planned = pd.DataFrame([vars(job) for job in plan_jobs(plan, [experiment])])[JOB_FIELDS]
-        path = Path(root) / "results" / "summary" / f"{experiment}.csv"
-        measured = (_job_seconds(pd.read_csv(path)) if path.exists()
-                    else pd.DataFrame(columns=[*JOB_FIELDS, "seconds", "cpu"]).astype({"cpu": bool}))
-        if experiment in config["experiments"]:
-            measured = measured.merge(
-                pd.DataFrame([vars(job) for job in plan_jobs(config, [experiment])])[JOB_FIELDS], on=JOB_FIELDS
-            )
+        measured, timing = (_summary_seconds(Path(root) / "results" / folder / f"{experiment}.csv")
+                            for folder in ("summary", "timing"))
+        if experiment in config["experiments"]:  # only jobs the config still plans (known by their names)
+            configured = pd.DataFrame([vars(job) for job in plan_jobs(config, [experiment])])[JOB_FIELDS]
+            measured, timing = (frame.merge(configured, on=JOB_FIELDS) for frame in (measured, timing))
         still = planned.merge(measured, on=JOB_FIELDS, how="inner")
-        kinds = ["method", "dataset"]
-        sampled = measured[measured["cpu"] | ~measured.groupby(kinds)["cpu"].transform("any").astype(bool)]
+        kinds = ["method", "param", "dataset"]
+        # per kind, the best measure it has: its timing samples, else its CPU-timed rows, else its wall times
+        pool = pd.concat([measured.assign(rank=measured["cpu"].astype(int)), timing[timing["cpu"]].assign(rank=2)],
+                         ignore_index=True)
+        sampled = pool[pool["rank"] == pool.groupby(kinds)["rank"].transform("max")]
         mean = sampled.groupby(kinds)["seconds"].mean().rename("mean").reset_index()
         mean["mean"] *= mean["method"].map(lambda method: _work_ratio(plan, config, experiment, method))
-        priced = planned.merge(mean, on=["method", "dataset"], how="left")
+        priced = planned.merge(mean, on=kinds, how="left")
         rows.append({
             "experiment": experiment,
             "planned jobs": len(planned),
@@ -101,13 +105,12 @@ def fits_per_job(method: dict[str, Any]) -> int:
     there is nothing to choose (one setting, at most one iteration count); else 1."""
     if method["estimator"] != "staged-cv":
         return 1
-    from ..estimators.staged_search import StagedSearchCV  # the estimators load only when a job needs the default
+    from ..estimators.staged_search import N_ITERS, chooses  # the estimators load only when a job needs them
 
     params = method["params"]
     folds = params.get("cv", 5)
     settings = _settings(params.get("param_grid", {}))
-    counts = params.get("n_iters", inspect.signature(StagedSearchCV).parameters["n_iters"].default)
-    if settings == 1 and len(counts or ()) <= 1 and "svc_bandwidth_grid" not in params:
+    if not chooses(settings, len(params.get("n_iters", N_ITERS) or ()), "svc_bandwidth_grid" in params):
         return 1
     fits = folds * settings + 1
     if "svc_bandwidth_grid" in params:
@@ -172,6 +175,13 @@ def to_markdown(frame: pd.DataFrame, roles: dict[str, str] | None = None) -> str
         shown = shown[["experiment", "role", *COLUMNS[1:]]]
     align = ["left"] * (2 if roles is not None else 1) + ["right"] * (len(COLUMNS) - 1)
     return shown.to_markdown(index=False, disable_numparse=True, colalign=align)
+
+
+def _summary_seconds(path: Path) -> pd.DataFrame:
+    """:func:`_job_seconds` of the summary at ``path``; no rows when there is none."""
+    if path.exists():
+        return _job_seconds(pd.read_csv(path))
+    return pd.DataFrame(columns=[*JOB_FIELDS, "seconds", "cpu"]).astype({"cpu": bool})
 
 
 def _job_seconds(summary: pd.DataFrame) -> pd.DataFrame:

@@ -23,7 +23,6 @@ A parameter whose grid has fewer than two values is not chosen and never counts.
 from __future__ import annotations
 
 import ast
-import inspect
 
 import numpy as np
 import pandas as pd
@@ -156,9 +155,8 @@ def _cv_choices(records: pd.DataFrame) -> list[tuple]:
     every setting (``cv_results``, ``svc_cv_results`` for the SVM's gamma) is read as the validation
     route is: with several settings tied for the lowest error, the choice is at an edge only if every
     tied setting is. Older records keep the choice alone, which is taken as it is."""
-    from ..estimators.staged_search import StagedSearchCV  # the estimators load only when a record needs its default
+    from ..estimators.staged_search import N_ITERS  # the estimators load only when a record needs the default
 
-    default_iters = inspect.signature(StagedSearchCV).parameters["n_iters"].default
     rows = []
     for _, record in records.iterrows():
         grid = _literal(record.get("p_param_grid")) or {}
@@ -176,7 +174,7 @@ def _cv_choices(records: pd.DataFrame) -> list[tuple]:
                     value = np.nan  # every smaller C gives the same empty model: the grid reaches its limit
                 rows.append((record["dataset"], record["method"], key, low, high, value))
         iters = _literal(record.get("p_n_iters"))
-        iters = default_iters if iters is None else iters
+        iters = N_ITERS if iters is None else iters
         for field in _ITERATION_FIELDS:
             if pd.notna(record.get(field)) and iters and len(set(iters)) > 1:
                 low, high = min(iters), max(iters)

@@ -98,6 +98,20 @@ class _Sampled(ABC):
         learner = self._learner(*chosen)
         return Best(learner, top, learner(self.X), self.n_candidates, sum_squares)
 
+    def best_each(self, W: np.ndarray) -> list[Best]:
+        """:meth:`best` under each column of W in turn, each search drawing its own candidates.
+
+        Parameters
+        ----------
+        W : ndarray of shape (n_samples, m)
+            Signed weights, one column per search (CGEns-SLS's dual U, eq. 13).
+
+        Returns
+        -------
+        list of m Best
+        """
+        return [self.best(w) for w in np.asarray(W, dtype=np.float64).T]
+
     def exclude(self, learner) -> None:
         """Nothing to do: a drawn learner is drawn again with probability 0."""
 

@@ -53,7 +53,7 @@ class LearnerOracle:
     def price(self, solution: MasterSolution, master, tol: float) -> Pricing:
         """Propose the learner with the largest score, or None if its violation is <= ``tol``."""
         weights = np.asarray(solution.pricing_weights, dtype=np.float64)
-        searches = [self.family.best(w) for w in (weights.T if weights.ndim == 2 else [weights])]
+        searches = self.family.best_each(weights) if weights.ndim == 2 else [self.family.best(weights)]
         best: Best = max(searches, key=lambda b: b.score)
         free_qp = getattr(master, "score_threshold", None) == 0.0 and getattr(master, "alpha_sign", None) == "free"
         gap = 0.5 * sum(b.sum_squares for b in searches) if free_qp and self.family.exhaustive else float("nan")
