@@ -112,4 +112,4 @@ rule bench:
         "../../environment.yml"
     shell:
         "python benchmarks/dashboard.py {input.records} --out {output.md} --figure {output.png}"
-        " --config {params.configfile} --plan config/full-protocols.yaml {params.catalogue} > {log} 2>&1"
+        " --config {params.configfile} {params.catalogue} > {log} 2>&1"

@@ -98,8 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     cost.add_argument("--config", required=True, help="workflow config YAML (the one the summaries were run with)")
     cost.add_argument(
         "--plan", nargs="+", metavar="OVERLAY",
-        help="price the config with these overlays merged over it instead (e.g. config/full-protocols.yaml, "
-        "the papers' full protocols); each job's measured time is scaled by its model fits",
+        help="price the config with these overlays merged over it instead (e.g. one restoring a paper's full "
+        "protocol where the config cuts it); each job's measured time is scaled by its model fits",
     )
     cost.add_argument(
         "--catalogue", metavar="FILE",

@@ -18,8 +18,8 @@ measured job nor a sample is counted apart ("unmeasured jobs"). Times leave out 
 the data: a few seconds). A job is known by its name only: a job whose parameters
 changed under the same name is priced at its old time.
 
-A *plan* (another config, e.g. the committed one with ``config/full-protocols.yaml``
-over it: :func:`mkbench.harness.config.load_config`) is priced from the summaries of
+A *plan* (another config, e.g. the committed one with an overlay that restores a
+paper's full protocol where the config cuts it: :func:`mkbench.harness.config.load_config`) is priced from the summaries of
 the config that produced them: its jobs are planned from the plan, and each job's
 mean time is scaled by the model fits one job makes under the plan over those under
 the measured config (:func:`fits_per_job`: cross-validation folds times grid
