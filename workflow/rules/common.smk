@@ -72,6 +72,15 @@ def get_records(wildcards):
     return [job.record_path for job in JOBS if job.experiment == wildcards.experiment]
 
 
+def timing_samples(experiment):
+    """Timing samples (rules/timing.smk): the record paths of one job per method, grid setting and data set of ``experiment`` (its first planned one)."""
+    first = {}
+    for job in JOBS:
+        if job.experiment == experiment:
+            first.setdefault((job.method, job.param, job.dataset), job)
+    return [job.record_path.replace("results/runs/", "results/timing/", 1) for job in first.values()]
+
+
 def get_summary(kind):
     """The summary CSV(s) a table or figure is drawn from: per job, or per iteration for curves."""
 

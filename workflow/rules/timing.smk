@@ -5,15 +5,6 @@
 # Not part of `rule all`; `results/timing/<experiment>.csv` samples one experiment.
 
 
-def timing_samples(experiment):
-    """The record paths of one job per method, grid setting and data set of ``experiment`` (its first planned one)."""
-    first = {}
-    for job in JOBS:
-        if job.experiment == experiment:
-            first.setdefault((job.method, job.param, job.dataset), job)
-    return [job.record_path.replace("results/runs/", "results/timing/", 1) for job in first.values()]
-
-
 use rule fit as timing_fit with:
     output:
         "results/timing/{experiment}/{dataset}/{method}/{param}/seed{seed}-split{split}.json",
