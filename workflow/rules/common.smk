@@ -1,6 +1,7 @@
 import os
 
 from mkbench.harness.config import canonical_json, job_identity, job_of, plan_jobs, validate_config
+from mkbench.harness.cost import KIND_FIELDS
 from snakemake.exceptions import WorkflowError
 
 # Validate against the package's JSON schema (mkbench/harness/config.schema.yaml), and every
@@ -77,7 +78,7 @@ def timing_samples(experiment):
     first = {}
     for job in JOBS:
         if job.experiment == experiment:
-            first.setdefault((job.method, job.param, job.dataset), job)
+            first.setdefault(tuple(getattr(job, field) for field in KIND_FIELDS), job)
     return [job.record_path.replace("results/runs/", "results/timing/", 1) for job in first.values()]
 
 

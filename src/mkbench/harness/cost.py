@@ -48,6 +48,9 @@ from .config import plan_jobs
 #: The fields that name a job in a summary row and in a planned job.
 JOB_FIELDS = ["method", "param", "dataset", "seed", "split"]
 
+#: The fields of a job kind, priced by one mean (and sampled once by ``snakemake timing``).
+KIND_FIELDS = ["method", "param", "dataset"]
+
 #: Columns of :func:`estimate`.
 COLUMNS = ["experiment", "planned jobs", "measured jobs", "unmeasured jobs", "measured CPU h", "estimated CPU h"]
 
@@ -80,14 +83,13 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
             configured = pd.DataFrame([vars(job) for job in plan_jobs(config, [experiment])])[JOB_FIELDS]
             measured, timing = (frame.merge(configured, on=JOB_FIELDS) for frame in (measured, timing))
         still = planned.merge(measured, on=JOB_FIELDS, how="inner")
-        kinds = ["method", "param", "dataset"]
         # per kind, the best measure it has: its timing samples, else its CPU-timed rows, else its wall times
         pool = pd.concat([measured.assign(rank=measured["cpu"].astype(int)), timing[timing["cpu"]].assign(rank=2)],
                          ignore_index=True)
-        sampled = pool[pool["rank"] == pool.groupby(kinds)["rank"].transform("max")]
-        mean = sampled.groupby(kinds)["seconds"].mean().rename("mean").reset_index()
+        sampled = pool[pool["rank"] == pool.groupby(KIND_FIELDS)["rank"].transform("max")]
+        mean = sampled.groupby(KIND_FIELDS)["seconds"].mean().rename("mean").reset_index()
         mean["mean"] *= mean["method"].map(lambda method: _work_ratio(plan, config, experiment, method))
-        priced = planned.merge(mean, on=kinds, how="left")
+        priced = planned.merge(mean, on=KIND_FIELDS, how="left")
         rows.append({
             "experiment": experiment,
             "planned jobs": len(planned),
