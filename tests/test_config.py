@@ -29,8 +29,9 @@ def test_shipped_configs_validate_and_plan():
     count = Counter(j.experiment for j in jobs)
     # MARK Tables 2-3: 4 methods (MARK-L, SVR, KRR and scikit-learn's KRR) x 2 data sets x 10 folds
     assert count["mark-benchmarks"] == 4 * 2 * 10
-    # CG-Boost Table 1, 3 seeds: the QP's 6 C values for 6 kernel sets and 4 for the mixture; the LP's 13 for all 7
-    assert count["cgboost-table1"] == (6 * 6 + 4 + 7 * 13) * 3
+    # CG-Boost Table 1, 3 seeds: the QP's 16 C values and the LP's 13, for all 7 kernel sets
+    assert count["cgboost-sensitivity-nonnegative"] == (6 * 6 + 4) * 3  # QP (7): 6 C values, 4 for the mixture
+    assert count["cgboost-table1"] == (7 * 16 + 7 * 13) * 3
     assert count["ssmk-l100"] == 4 * 10  # SSMK, IMK and their other routes x 10 trials
     assert count["ssmk-sensitivity-l100"] == 2 * 4 * 10  # SSMK, IMK x 4 fixed C x 10 trials
     assert len(set(j.record_path for j in jobs)) == len(jobs)
