@@ -74,7 +74,8 @@ def get_records(wildcards):
 
 
 def timing_samples(experiment):
-    """Timing samples (rules/timing.smk): the record paths of one job per method, grid setting and data set of ``experiment`` (its first planned one)."""
+    """Timing samples (rules/timing.smk): the record paths of one job per kind (cost.KIND_FIELDS:
+    method, grid setting, data set) of ``experiment``, its first planned one."""
     first = {}
     for job in JOBS:
         if job.experiment == experiment:

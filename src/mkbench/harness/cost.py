@@ -13,14 +13,16 @@ its CPU-timed jobs, else its wall times. ``results/timing/<experiment>.csv`` hol
 samples, jobs rerun by ``snakemake timing`` (workflow/rules/timing.smk: the first planned
 job of each kind, CPU-timed, on the current code), so one job per kind
 replaces the older times of its kind in the estimate and prices a kind that has no
-summary row yet; samples add no measured jobs. A kind with neither a
-measured job nor a sample is counted apart ("unmeasured jobs"). Times leave out each job's start-up (Python, imports, reading
-the data: a few seconds). A job is known by its name only: a job whose parameters
-changed under the same name is priced at its old time.
+summary row yet; samples add no measured jobs. A kind with neither a measured job
+nor a sample is counted apart ("unmeasured jobs"). Times leave out each job's
+start-up (Python, imports, reading the data: a few seconds). A job is known by its
+name only: a job whose parameters changed under the same name is priced at its old
+time.
 
 A *plan* (another config, e.g. the committed one with an overlay that restores a
-paper's full protocol where the config cuts it: :func:`mkbench.harness.config.load_config`) is priced from the summaries of
-the config that produced them: its jobs are planned from the plan, and each job's
+paper's full protocol where the config cuts it:
+:func:`mkbench.harness.config.load_config`) is priced from the summaries of the
+config that produced them: its jobs are planned from the plan, and each job's
 mean time is scaled by the model fits one job makes under the plan over those under
 the measured config (:func:`fits_per_job`: cross-validation folds times grid
 settings, plus the refit), to first order: a fold fit on 4/5 of the points is
