@@ -107,6 +107,24 @@ def test_reproduction_md_counts_the_attributions_against_the_compared_values(tmp
     assert "- Table 1, outside tolerance: unexplained: 1 (d1 / m1 / test_error)." in text
 
 
+def test_each_paper_gets_its_own_row_of_attributions_and_its_written_verdict(tmp_path):
+    _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.20]}, ("d2", "m1"): {"test_error": [0.10]},
+                               ("d3", "m1"): {"test_error": [0.11]}},
+           {("d1", "m1", "test_error"): 0.10, ("d2", "m1", "test_error"): 0.10, ("d3", "m1", "test_error"): 0.10})
+    items = [_item(tables=["tab-a"], compare={"test_error": 0.02}),
+             {"paper": "pb", "item": "Table 9", "shows": "s", "reason": "data not public"}]
+    papers = {"pa": {**PAPERS["pa"], "verdict": "Holds in part."}, "pb": PAPERS["pb"]}
+    text = build_reproduction(SENSITIVE, _catalogue(tmp_path, items, papers), root=tmp_path)
+    section = text.split("## Does each paper hold up?")[1].split("\n## ")[0]
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+            for line in section.splitlines() if line.startswith("| p")}
+    # claims, compared, within tolerance, within noise, explained, data differs, unexplained, not reproducible
+    assert rows["pa"] == ["—", "3", "2", "0", "0", "0", "1 (33%)", "—"]
+    assert rows["pb"] == ["—", "—", "—", "—", "—", "—", "—", "1"]
+    assert "- **pa**: Holds in part." in section and "- **pb**" not in section
+    assert text.index("## Does each paper hold up?") < text.index("## pa: ")
+
+
 @pytest.mark.parametrize(
     "extra, message",
     [

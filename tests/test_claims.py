@@ -230,6 +230,7 @@ def test_a_figure_with_claims_is_judged_by_them_in_reproduction_md(tmp_path):
     assert "| claims: 1 holds, 1 inconclusive |" in rows["Figure 1"].replace("  ", "")
     assert "| drawn " in rows["Figure 2"]  # no claim on it
     assert "2 claims: 1 holds, 1 inconclusive." in text
+    assert "| p       | 2: 1 holds, 0 contradicted, 1 inconclusive |" in text  # the paper's row in "Does each paper hold up?"
     assert "Summary: 1 judged by their claims, 1 drawn." in text
     assert "### p-one" in text and "- **Verdict**: **holds**" in text
     assert "- **Rebuild**: `snakemake --cores 8 results/summary/exp.csv`" in text

@@ -30,7 +30,7 @@ from .._io import write_text
 from ..exceptions import ConfigError
 from .attribution import KINDS, Attribution, attribute, describe
 from .catalogue import Entry, Gap, load_catalogue
-from .claims import item_status, judge, load_claims, render_claims
+from .claims import VERDICTS, item_status, judge, load_claims, render_claims
 from .selection import describe_edges, grid_edges
 
 #: What the statuses mean, in the order of the legend of REPRODUCTION.md.
@@ -199,8 +199,13 @@ def render(
     config: dict[str, Any],
     command: str,
     claims: list[str] | None = None,
+    claim_counts: dict[str, Counter] | None = None,
 ) -> str:
-    """REPRODUCTION.md: a legend, a count per status, one table per paper, then the ``claims`` section."""
+    """REPRODUCTION.md: a legend, a count per status, a verdict per paper, one table per paper, then the
+    ``claims`` section.
+
+    ``claim_counts`` maps each paper id to the count of its claims' verdicts (holds, contradicted, inconclusive).
+    """
     lines = [
         "# Reproduction status of every table and figure",
         "",
@@ -231,6 +236,7 @@ def render(
             ),
             "",
         ]
+    lines += _paper_verdicts(papers, entries, assessments, claim_counts or {})
     for paper, info in papers.items():
         rows = [(e, a) for e, a in zip(entries, assessments) if e.paper == paper]
         if not rows:
@@ -292,6 +298,42 @@ def _attribution_summary(assessments: list[Assessment]) -> list[str]:
     ]
 
 
+def _paper_verdicts(
+    papers: dict[str, dict], entries: list[Entry], assessments: list[Assessment], claim_counts: dict[str, Counter]
+) -> list[str]:
+    """"Does each paper hold up?": per paper, its claims' verdicts and its compared values by attribution,
+    then the catalogue's written verdict of each paper (its ``verdict`` key), where it gives one."""
+    rows = []
+    for paper in papers:
+        found = [(e, a) for e, a in zip(entries, assessments) if e.paper == paper]
+        claims = claim_counts.get(paper, Counter())
+        kinds = Counter(b.kind for _, a in found for b in a.attributions)
+        compared = sum(a.n_compared for _, a in found)
+        rows.append(
+            {
+                "paper": paper,
+                "claims": f"{sum(claims.values())}: " + ", ".join(f"{claims[v]} {v}" for v in VERDICTS) if claims else "—",
+                "compared values": compared or "—",
+                "within tolerance": compared - sum(kinds.values()) if compared else "—",
+                **{kind: kinds[kind] if compared else "—" for kind in KINDS[:-1]},
+                KINDS[-1]: f"{kinds[KINDS[-1]]} ({kinds[KINDS[-1]] / compared:.0%})" if compared else "—",
+                "not reproducible": sum(a.status.startswith("not reproducible") for _, a in found) or "—",
+            }
+        )
+    lines = [
+        "## Does each paper hold up?",
+        "",
+        "Per paper: the verdicts on its claims (Claims section); its compared values, within tolerance or "
+        "outside it by attribution (unexplained also as a share of the paper's compared values); and its items "
+        "that are not reproducible (data or features not available).",
+        "",
+        pd.DataFrame(rows).to_markdown(index=False),
+        "",
+    ]
+    lines += [f"- **{paper}**: {info['verdict'].strip()}" for paper, info in papers.items() if info.get("verdict")]
+    return lines + [""] if any(info.get("verdict") for info in papers.values()) else lines
+
+
 def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
@@ -349,7 +391,10 @@ def build_reproduction(
         for e, a in zip(entries, assessments)
     ]
     section = render_claims(catalogue_claims, verdicts, root)
-    return render(papers, entries, assessments, config, command, section)
+    counts: dict[str, Counter] = {}
+    for claim, verdict in zip(catalogue_claims, verdicts):
+        counts.setdefault(claim.paper, Counter())[verdict.verdict] += 1
+    return render(papers, entries, assessments, config, command, section, counts)
 
 
 def write_reproduction(
