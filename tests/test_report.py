@@ -71,6 +71,16 @@ def test_paper_values_stand_beside_ours_never_in_place(tmp_path):
     assert hiv["note"].str.contains("data not public").all()
 
 
+def test_a_variant_stands_beside_its_methods_paper_values_and_paper_only_rows_stay_in_the_primary(tmp_path):
+    frame = collect_records(_records(tmp_path, [10.0, 14.0])).assign(method="svr~fit-80")
+    reference = load_reference(ROOT / "config" / "reference" / "mark.csv", ["Table 2", "Table 1"])
+    table = paper_vs_ours(summarise(frame, ["test_mse"]), reference)
+    assert table[["dataset", "method"]].drop_duplicates().values.tolist() == [["boston", "svr~fit-80"]]
+    assert table["ours_mean"].item() == pytest.approx(12.0) and table["paper_mean"].item() == pytest.approx(11.5)
+    write_table(frame, ["test_mse"], tmp_path / "t", caption="C", reference=reference)
+    assert "| svr~fit-80 | 12 ± 2.83 (11.5 ± 6.95) |" in (tmp_path / "t.md").read_text()
+
+
 def test_reference_transcription_is_consistent_with_the_storage_formula():
     # MARK §5.2: SVM storage on Abalone is (1375 x 9 + 2) / (3 x 100 + 1) = 41.1
     ref = load_reference(ROOT / "config" / "reference" / "mark.csv", "Table 3").set_index(["method", "metric"])

@@ -148,6 +148,9 @@ def paper_vs_ours(summary: pd.DataFrame, reference: pd.DataFrame | None) -> pd.D
 
     Methods or data sets that only the paper has (e.g. the HIV data, which is not
     public) keep their row, with empty "ours" fields and the reason in ``note``.
+    A variant ``<method>~<variant>`` of a sensitivity table stands beside the paper's
+    values of ``<method>``; a table with variants keeps only the paper's values it has
+    values of ours for (the paper-only rows belong to the primary table).
     """
     table = summary.rename(columns={"mean": "ours_mean", "std": "ours_std"})
     if reference is None:
@@ -155,11 +158,19 @@ def paper_vs_ours(summary: pd.DataFrame, reference: pd.DataFrame | None) -> pd.D
         table["paper_std"] = np.nan
         table["note"] = ""
         return table
-    ref = reference.rename(columns={"mean": "paper_mean", "std": "paper_std"})
-    ref = ref[["dataset", "method", "metric", "paper_mean", "paper_std", "unit", "note"]]
-    table = table.merge(ref, on=["dataset", "method", "metric"], how="outer")
+    ref = reference.rename(columns={"mean": "paper_mean", "std": "paper_std", "method": "base"})
+    ref = ref[["dataset", "base", "metric", "paper_mean", "paper_std", "unit", "note"]]
+    table["base"] = base_method(table["method"])
+    variants = (table["base"] != table["method"]).any()
+    table = table.merge(ref, on=["dataset", "base", "metric"], how="left" if variants else "outer")
+    table["method"] = table["method"].fillna(table["base"])
     table["note"] = table["note"].fillna("")
-    return table
+    return table.drop(columns="base")
+
+
+def base_method(methods: pd.Series) -> pd.Series:
+    """The method a sensitivity variant ``<method>~<variant>`` varies (a method without ``~`` is its own)."""
+    return methods.astype(str).str.partition("~")[0]
 
 
 def write_table(
@@ -192,7 +203,15 @@ def write_table(
     table = paper_vs_ours(summarise(records, metrics, accept_status), reference)
     with atomic_open(f"{out_stem}.csv", "w", encoding="utf-8", newline="") as fh:
         table.to_csv(fh, index=False)
-    order = None if reference is None else list(zip(reference["dataset"], reference["method"]))
+    order = None
+    if reference is not None:  # the paper's order, each variant of a method in its method's place
+        rows = table[["dataset", "method"]].drop_duplicates()
+        rows = rows.assign(base=base_method(rows["method"]))
+        order = [
+            (dataset, method)
+            for dataset, base in zip(reference["dataset"], reference["method"])
+            for method in [base, *rows.loc[(rows["dataset"] == dataset) & (rows["base"] == base) & (rows["method"] != base), "method"]]
+        ]
     text = to_markdown(table, caption, metrics, order, layout)
     if edges:
         text += "\nChosen at an edge of the grid (the grid may be too short): " + "; ".join(edges) + ".\n"
