@@ -2,6 +2,7 @@
 under tables and counted in REPRODUCTION.md."""
 
 import pandas as pd
+import pytest
 import yaml
 
 from mkbench.harness.report import write_table
@@ -12,14 +13,17 @@ from mkbench.harness.selection import describe_edges, grid_edges
 def _validation_records():
     """Method m, grid C in {0.1, 1, 10} and nu in {0.5} (one value: never a choice), 4 splits.
 
-    The lowest validation error is at C = 10 (splits 0, 1), C = 1 (split 2) and C = 0.1 (split 3).
+    The lowest validation error (0.1) is at C = 10 (splits 0, 1), C = 1 (split 2) and C = 0.1 (split 3); the
+    other settings are worse by 0.2, 0.05, 0.8 and 0.1: the margin of the edge choices is at most 0.2 (split 2
+    chose inside the grid, so its margin never counts).
     """
     best = {0: "10", 1: "10", 2: "1", 3: "0.1"}
+    worse = {0: 0.3, 1: 0.15, 2: 0.9, 3: 0.2}
     rows = []
     for split, chosen in best.items():
         for c in ("0.1", "1", "10"):
             rows.append({"dataset": "d", "method": "m", "seed": 0, "split": split, "status": "optimal",
-                         "param": f"C={c},nu=0.5", "validation_error": 0.1 if c == chosen else 0.3,
+                         "param": f"C={c},nu=0.5", "validation_error": 0.1 if c == chosen else worse[split],
                          "test_error": 0.2})
     return pd.DataFrame(rows)
 
@@ -27,9 +31,11 @@ def _validation_records():
 def test_validation_choices_at_the_top_and_bottom_of_the_grid_are_counted():
     edges = grid_edges(_validation_records(), "validation_error")
     assert edges.to_dict("records") == [
-        {"dataset": "d", "method": "m", "parameter": "C", "low": 0.1, "high": 10.0, "n_runs": 4, "n_low": 1, "n_high": 2}
+        {"dataset": "d", "method": "m", "parameter": "C", "low": 0.1, "high": 10.0, "n_runs": 4, "n_low": 1, "n_high": 2,
+         "margin": pytest.approx(0.2)}
     ]
-    assert describe_edges(edges) == ["m C: top (10) in 2, bottom (0.1) in 1 of 4 runs"]
+    assert describe_edges(edges) == ["m C: top (10) in 2, bottom (0.1) in 1 of 4 runs "
+                                     "(the best setting inside the grid at most 0.2 worse)"]
     assert grid_edges(_validation_records(), None).empty  # no selection: every setting is its own row
 
 
@@ -66,7 +72,7 @@ def test_tables_list_the_choices_at_an_edge(tmp_path):
     write_table(_validation_records(), ["test_error"], tmp_path / "t", caption="T", select="validation_error")
     text = (tmp_path / "t.md").read_text()
     assert text.rstrip().endswith("Chosen at an edge of the grid (the grid may be too short): m C: top (10) in 2, "
-                                  "bottom (0.1) in 1 of 4 runs.")
+                                  "bottom (0.1) in 1 of 4 runs (the best setting inside the grid at most 0.2 worse).")
 
 
 def test_tables_list_the_grid_settings_that_failed(tmp_path):
@@ -100,7 +106,9 @@ def test_reproduction_counts_the_choices_at_an_edge(tmp_path):
                 reference=ref, select="validation_error")
     text = build_reproduction(config, catalogue, root=tmp_path)
     assert "Hyper-parameter choices at an edge of our grid: 3 of 4" in text and "the paper states" not in text
-    assert "- Table 1, chosen at an edge of our grid (3 of 4 choices): m C: top (10) in 2, bottom (0.1) in 1 of 4 runs." in text
+    assert "At each, the best setting inside the grid is at most 0.2 worse in the error it was chosen by" in text
+    assert ("- Table 1, chosen at an edge of our grid (3 of 4 choices): m C: top (10) in 2, bottom (0.1) in 1 of 4 runs "
+            "(the best setting inside the grid at most 0.2 worse).") in text
 
     # The same choices on a grid the paper states: its protocol, counted apart with the paper's words.
     catalogue.write_text(yaml.safe_dump({
@@ -112,7 +120,8 @@ def test_reproduction_counts_the_choices_at_an_edge(tmp_path):
     assert "Hyper-parameter choices at an edge of our grid: 0 of 4" in text
     assert "At an edge of a grid the paper states: 3 more" in text
     assert ("- Table 1, chosen at an edge of the paper's grid (3 of 4 choices; its protocol, kept): m C: top (10) "
-            "in 2, bottom (0.1) in 1 of 4 runs; the paper's grid, C: 'C in {0.1, 1, 10}'.") in text
+            "in 2, bottom (0.1) in 1 of 4 runs (the best setting inside the grid at most 0.2 worse); the paper's grid, "
+            "C: 'C in {0.1, 1, 10}'.") in text
     assert "chosen at an edge of our grid" not in text
 
 
@@ -150,9 +159,10 @@ def test_cross_validated_ties_that_reach_inside_the_grid_are_not_edge_choices():
     edges = grid_edges(pd.DataFrame(rows)).set_index("parameter")
     assert edges.loc["C", ["n_runs", "n_low", "n_high"]].tolist() == [5, 1, 1]
     assert edges.loc["iterations", ["n_runs", "n_low", "n_high"]].tolist() == [5, 0, 2]
-    # the same choices without the CV errors (older records) are all taken as edges where they sit
-    bare = pd.DataFrame(rows).drop(columns="cv_results")
-    assert grid_edges(bare).set_index("parameter").loc["C", ["n_low", "n_high"]].tolist() == [3, 1]
+    assert edges.loc["C", "margin"] == pytest.approx(0.1)  # off the edge, the best CV error is 0.2 against 0.1
+    # the same choices without the CV errors (older records) are all taken as edges where they sit, margin unknown
+    bare = grid_edges(pd.DataFrame(rows).drop(columns="cv_results")).set_index("parameter")
+    assert bare.loc["C", ["n_low", "n_high"]].tolist() == [3, 1] and bare["margin"].isna().all()
 
 
 def test_the_svm_bandwidth_is_read_against_the_svm_cv_errors():

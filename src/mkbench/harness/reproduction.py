@@ -55,6 +55,8 @@ class Assessment:
     edges: tuple[str, ...] = ()
     n_edge: int = 0
     n_choices: int = 0
+    edge_margin: float = float("nan")
+    n_edge_unknown: int = 0
     paper_edges: tuple[str, ...] = ()
     n_paper_edge: int = 0
     n_compared: int = 0
@@ -146,10 +148,14 @@ def assess(entry: Entry, root: str | os.PathLike = ".") -> Assessment:
 @dataclass(frozen=True)
 class Edges:
     """Choices at a grid edge for one entry: on our grids (``lines``, ``n_edge``) and on grids the paper
-    states (``paper_lines``, ``n_paper_edge``), out of ``n_choices`` (one per run and chosen parameter)."""
+    states (``paper_lines``, ``n_paper_edge``), out of ``n_choices`` (one per run and chosen parameter).
+    ``margin`` is the largest margin of :func:`mkbench.harness.selection.grid_edges` over our grids' edge
+    choices; ``n_unknown`` counts those whose records keep no error per setting."""
 
     lines: tuple[str, ...] = ()
     n_edge: int = 0
+    margin: float = float("nan")
+    n_unknown: int = 0
     paper_lines: tuple[str, ...] = ()
     n_paper_edge: int = 0
     n_choices: int = 0
@@ -186,6 +192,8 @@ def chosen_at_edges(entry: Entry, config: dict[str, Any], root: str | os.PathLik
     return Edges(
         lines=tuple(describe_edges(ours)),
         n_edge=int((ours["n_low"] + ours["n_high"]).sum()),
+        margin=float(ours["margin"].max()),
+        n_unknown=int((ours["n_low"] + ours["n_high"])[ours["margin"].isna()].sum()),
         paper_lines=tuple(paper_lines + [f"the paper's grid, {q}" for q in quotes] if paper_lines else ()),
         n_paper_edge=int((paper["n_low"] + paper["n_high"]).sum()),
         n_choices=int(edges["n_runs"].sum()),
@@ -224,10 +232,20 @@ def render(
     lines += _attribution_summary(assessments)
     n_edge, n_choices = sum(a.n_edge for a in assessments), sum(a.n_choices for a in assessments)
     n_paper_edge = sum(a.n_paper_edge for a in assessments)
+    margins = [a.edge_margin for a in assessments if a.n_edge and not pd.isna(a.edge_margin)]
+    n_unknown = sum(a.n_edge_unknown for a in assessments)
     if n_choices:
         lines += [
             f"Hyper-parameter choices at an edge of our grid: {n_edge} of {n_choices} (one per run and "
             "chosen parameter; a choice at an edge means the grid is too short, the target is none)."
+            + (
+                f" At each, the best setting inside the grid is at most {max(margins):.3g} worse in the error "
+                "it was chosen by (validation or CV error)"
+                + (f", where the records keep every setting's error (not for {n_unknown})" if n_unknown else "")
+                + "; each is listed under its item."
+                if margins
+                else ""
+            )
             + (
                 f" At an edge of a grid the paper states: {n_paper_edge} more (its protocol, kept and flagged "
                 "under each item with the paper's words)."
@@ -372,6 +390,7 @@ def build_reproduction(
             edges = chosen_at_edges(entry, config, root)
             found = dataclasses.replace(
                 found, edges=edges.lines, n_edge=edges.n_edge, n_choices=edges.n_choices,
+                edge_margin=edges.margin, n_edge_unknown=edges.n_unknown,
                 paper_edges=edges.paper_lines, n_paper_edge=edges.n_paper_edge,
             )
         assessments.append(found)

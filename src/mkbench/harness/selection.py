@@ -30,7 +30,7 @@ import pandas as pd
 from ..exceptions import ConfigError
 
 #: Columns of :func:`grid_edges`.
-COLUMNS = ["dataset", "method", "parameter", "low", "high", "n_runs", "n_low", "n_high"]
+COLUMNS = ["dataset", "method", "parameter", "low", "high", "n_runs", "n_low", "n_high", "margin"]
 
 #: The fields that name one split of one method: a choice is made per such group.
 _SPLIT_KEYS = ["dataset", "method", "seed", "split"]
@@ -64,6 +64,10 @@ def grid_edges(records: pd.DataFrame, select: str | None = None) -> pd.DataFrame
     ``records`` are one experiment's records (a summary CSV); ``select`` is the
     table's selection metric, if it chooses among grid settings. Returns a frame
     with :data:`COLUMNS`, one row per (dataset, method, parameter) that was chosen.
+    ``margin`` is, over the runs that chose an edge, the most by which the best setting
+    inside the grid (any value of the parameter but the edge's) is worse in the selection
+    error than the choice: near 0 on a plateau, where a longer grid would hardly move
+    the model; NaN where the records keep no error per setting.
     """
     choices = []
     if select is not None and "param" in records and (records["param"] != "default").any():
@@ -73,13 +77,14 @@ def grid_edges(records: pd.DataFrame, select: str | None = None) -> pd.DataFrame
     choices += _searched_choices(records)
     if not choices:
         return pd.DataFrame(columns=COLUMNS)
-    frame = pd.DataFrame(choices, columns=["dataset", "method", "parameter", "low", "high", "value"])
+    frame = pd.DataFrame(choices, columns=["dataset", "method", "parameter", "low", "high", "value", "margin"])
     frame = frame.assign(
         n_low=np.isclose(frame["value"], frame["low"]), n_high=np.isclose(frame["value"], frame["high"])
     )
+    frame["margin"] = frame["margin"].astype(float).where(frame["n_low"] | frame["n_high"])
     return (
         frame.groupby(["dataset", "method", "parameter", "low", "high"], sort=True)
-        .agg(n_runs=("value", "size"), n_low=("n_low", "sum"), n_high=("n_high", "sum"))
+        .agg(n_runs=("value", "size"), n_low=("n_low", "sum"), n_high=("n_high", "sum"), margin=("margin", "max"))
         .reset_index()[COLUMNS]
     )
 
@@ -92,7 +97,9 @@ def describe_edges(edges: pd.DataFrame) -> list[str]:
                  f"bottom ({low:g}) in {group['n_low'].sum()}" if group["n_low"].sum() else ""]
         parts = [part for part in parts if part]
         if parts:
-            lines.append(f"{method} {parameter}: " + ", ".join(parts) + f" of {group['n_runs'].sum()} runs")
+            margin = group["margin"].max()
+            inside = f" (the best setting inside the grid at most {margin:.3g} worse)" if pd.notna(margin) else ""
+            lines.append(f"{method} {parameter}: " + ", ".join(parts) + f" of {group['n_runs'].sum()} runs" + inside)
     return lines
 
 
@@ -136,17 +143,15 @@ def _validation_choices(records: pd.DataFrame, select: str) -> list[tuple]:
             grids.setdefault((method, key), []).append(value)
     ok = records[~records["status"].astype(str).str.startswith("failed")]
     ok = ok.assign(_score=pd.to_numeric(ok[select]))
-    best = ok[ok["_score"] == ok.groupby(_SPLIT_KEYS)["_score"].transform("min")]
     rows = []
-    for (dataset, method, _, _), tied in best.groupby(_SPLIT_KEYS, sort=False):
-        settings = [_parse_setting(name) for name in tied["param"]]
-        for key in settings[0]:
+    for (dataset, method, _, _), split in ok.groupby(_SPLIT_KEYS, sort=False):
+        scores = [{**_parse_setting(name), "error": score} for name, score in zip(split["param"], split["_score"])]
+        for key in _parse_setting(split["param"].iloc[0]):
             grid = grids[(method, key)]
             if len(set(grid)) > 1:
                 low, high = min(grid), max(grid)
-                values = np.array([setting[key] for setting in settings])
-                edge = [bound for bound in (low, high) if np.isclose(values, bound).all()]
-                rows.append((dataset, method, key, low, high, edge[0] if edge else np.nan))  # nan: not at an edge
+                edge = _edge_or_value(np.nan, low, high, _tied(scores, key))  # nan: not at an edge
+                rows.append((dataset, method, key, low, high, edge, _margin(scores, key, edge)))
     return rows
 
 
@@ -172,15 +177,17 @@ def _cv_choices(records: pd.DataFrame) -> list[tuple]:
                 value = _edge_or_value(float(record[f"s_{key}"]), low, high, tied)
                 if key == "C" and np.isclose(value, low) and _empty_ensemble(record):
                     value = np.nan  # every smaller C gives the same empty model: the grid reaches its limit
-                rows.append((record["dataset"], record["method"], key, low, high, value))
+                errors = _literal(record.get("svc_cv_results")) if key == "gamma" and from_svc else scores
+                rows.append((record["dataset"], record["method"], key, low, high, value, _margin(errors, key, value)))
         iters = _literal(record.get("p_n_iters"))
         iters = N_ITERS if iters is None else iters
         for field in _ITERATION_FIELDS:
             if pd.notna(record.get(field)) and iters and len(set(iters)) > 1:
                 low, high = min(iters), max(iters)
                 tied = _tied(scores, field[len("s_"):])
-                rows.append((record["dataset"], record["method"], "iterations", low, high,
-                             _edge_or_value(float(record[field]), low, high, tied)))
+                value = _edge_or_value(float(record[field]), low, high, tied)
+                rows.append((record["dataset"], record["method"], "iterations", low, high, value,
+                             _margin(scores, field[len("s_"):], value)))
     return rows
 
 
@@ -199,7 +206,19 @@ def _tied(scores: list[dict] | None, key: str) -> np.ndarray | None:
     if not scores or any(key not in row for row in scores):
         return None
     errors = np.array([row["error"] for row in scores], dtype=float)
-    return np.array([row[key] for row in scores], dtype=float)[np.isclose(errors, errors.min(), rtol=0, atol=1e-12)]
+    if np.isnan(errors).all():
+        return None
+    return np.array([row[key] for row in scores], dtype=float)[np.isclose(errors, np.nanmin(errors), rtol=0, atol=1e-12)]
+
+
+def _margin(scores: list[dict] | None, key: str, edge: float) -> float:
+    """How much worse in ``"error"`` the best setting of ``scores`` with ``key`` off ``edge`` is than the best
+    of all; NaN when the errors are not recorded, ``edge`` is NaN or every setting sits at it."""
+    if not scores or np.isnan(edge) or any(key not in row for row in scores):
+        return np.nan
+    errors = np.array([row["error"] for row in scores], dtype=float)
+    inside = ~np.isclose(np.array([row[key] for row in scores], dtype=float), edge) & ~np.isnan(errors)
+    return float(errors[inside].min() - np.nanmin(errors)) if inside.any() else np.nan
 
 
 def _edge_or_value(chosen: float, low: float, high: float, tied: np.ndarray | None) -> float:
@@ -221,7 +240,7 @@ def _searched_choices(records: pd.DataFrame) -> list[tuple]:
             continue
         found = records.dropna(subset=[column, f"b_{key}_high", f"s_{key}"])
         rows += [
-            (r["dataset"], r["method"], key, float(r[column]), float(r[f"b_{key}_high"]), float(r[f"s_{key}"]))
+            (r["dataset"], r["method"], key, float(r[column]), float(r[f"b_{key}_high"]), float(r[f"s_{key}"]), np.nan)
             for _, r in found.iterrows()
         ]
     return rows
