@@ -21,9 +21,9 @@ def _variants(root, values):
     write_table(pd.DataFrame(rows), ["test_error"], root / "results" / "tables" / "tab-s", caption="S")
 
 
-def _assess(root, **extra):
+def _assess(root, compare=None, **extra):
     _, [entry] = load_catalogue(
-        _catalogue(root, [_item(tables=["tab-a"], compare={"test_error": 0.02}, **extra)]), SENSITIVE, root
+        _catalogue(root, [_item(tables=["tab-a"], compare=compare or {"test_error": 0.02}, **extra)]), SENSITIVE, root
     )
     return assess(entry, root)
 
@@ -107,6 +107,26 @@ def test_reproduction_md_counts_the_attributions_against_the_compared_values(tmp
     assert "- Table 1, outside tolerance: unexplained: 1 (d1 / m1 / test_error)." in text
 
 
+def test_a_sweep_explains_a_value_only_with_its_whole_row_when_asked(tmp_path):
+    # paper: test error 0.10 and 100 support vectors; ours 0.20 and 100. Along the sweep, C=1 hits the error
+    # alone (0.11, with 300 support vectors) and C=10 hits neither; C=100 hits the whole row (0.105, 110).
+    _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.20], "n_support": [100.0]}},
+           {("d1", "m1", "test_error"): 0.10, ("d1", "m1", "n_support"): 100.0})
+    sweep = {"m1 [C=1]": (0.11, 300.0), "m1 [C=10]": (0.30, 300.0)}
+    rows = lambda sweep: [{"dataset": "d1", "method": m, "status": "optimal", "test_error": e, "n_support": n}
+                          for m, (e, n) in sweep.items()]
+    write_table(pd.DataFrame(rows(sweep)), ["test_error", "n_support"], tmp_path / "results" / "tables" / "tab-s", caption="S")
+    compare = {"test_error": 0.02, "n_support": "25%"}
+    per_cell = _assess(tmp_path, compare=compare, sensitivity=[{"table": "tab-s", "variants": "{method} ["}])
+    assert [(a.kind, a.detail) for a in per_cell.attributions] == [("explained by an ablation", "within tolerance: m1 [C=1] 0.11")]
+    whole = dict(compare=compare, sensitivity=[{"table": "tab-s", "variants": "{method} [", "whole_rows": True}])
+    assert [a.kind for a in _assess(tmp_path, **whole).attributions] == ["unexplained"]
+    write_table(pd.DataFrame(rows({**sweep, "m1 [C=100]": (0.105, 110.0)})), ["test_error", "n_support"],
+                tmp_path / "results" / "tables" / "tab-s", caption="S")
+    [found] = _assess(tmp_path, **whole).attributions
+    assert found.kind == "explained by an ablation" and found.detail == "within tolerance: m1 [C=100] 0.105 (the whole row)"
+
+
 def test_each_paper_gets_its_own_row_of_attributions_and_its_written_verdict(tmp_path):
     _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.20]}, ("d2", "m1"): {"test_error": [0.10]},
                                ("d3", "m1"): {"test_error": [0.11]}},
@@ -131,6 +151,7 @@ def test_each_paper_gets_its_own_row_of_attributions_and_its_written_verdict(tmp
         ({"sensitivity": [{"table": "nope", "variants": "{method}~"}]}, "unknown sensitivity table 'nope'"),
         ({"sensitivity": [{"table": "tab-s", "variants": "~raw"}]}, "does not match"),
         ({"data_differs": [{"datasets": ["d1"]}]}, "'reason' is a required property"),
+        ({"sensitivity": [{"table": "tab-s", "variants": "{method}~", "whole_rows": "yes"}]}, "whole_rows"),
     ],
 )
 def test_bad_sensitivity_and_data_keys_are_named(tmp_path, extra, message):

@@ -81,6 +81,13 @@ def test_a_variant_stands_beside_its_methods_paper_values_and_paper_only_rows_st
     assert "| svr~fit-80 | 12 ± 2.83 (11.5 ± 6.95) |" in (tmp_path / "t.md").read_text()
 
 
+def test_each_grid_setting_of_an_unselected_table_stands_beside_its_methods_paper_value(tmp_path):
+    frame = collect_records(_records(tmp_path, [10.0, 14.0])).assign(param=["C=1.0", "C=10.0"])
+    reference = load_reference(ROOT / "config" / "reference" / "mark.csv", "Table 2")
+    table = paper_vs_ours(summarise(frame, ["test_mse"]), reference)
+    assert table.set_index("method")["paper_mean"].to_dict() == {"svr [C=1.0]": 11.5, "svr [C=10.0]": 11.5}
+
+
 def test_reference_transcription_is_consistent_with_the_storage_formula():
     # MARK §5.2: SVM storage on Abalone is (1375 x 9 + 2) / (3 x 100 + 1) = 41.1
     ref = load_reference(ROOT / "config" / "reference" / "mark.csv", "Table 3").set_index(["method", "metric"])

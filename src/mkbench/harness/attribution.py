@@ -13,7 +13,10 @@ A catalogue entry (``config/reproduction.yaml``) may name
   cell is *explained by an ablation* when some variant of its method, on the same
   data set (or on the data set the table's ``datasets`` mapping names for it, for
   an ablation of the data's coding such as splice-onehot for splice), is within
-  the tolerance of the paper's value;
+  the tolerance of the paper's value. With ``whole_rows`` (for a sweep of a
+  continuous parameter, where some value hits any single cell: a training error
+  falls monotonically with C), the variant must be within tolerance on every
+  compared value of the row (data set and method) at once;
 * ``data_differs``: data sets whose data is known to differ from the paper's
   (with the reason). A deviating cell of such a data set that no ablation explains
   is *attributed to the data*.
@@ -56,16 +59,16 @@ def attribute(entry: Entry, gaps: list[Gap], root: str | os.PathLike = ".") -> l
     out = []
     for gap in (g for g in gaps if g.excess > 1):
         within = []
-        for template, datasets, rows in variants:
+        for template, datasets, rows, whole_rows in variants:
             prefix = template.format(method=gap.method)
             dataset = datasets.get(gap.dataset, gap.dataset)
-            mine = rows[(rows["dataset"] == dataset) & (rows["metric"] == gap.metric)]
-            mine = mine[mine["method"].astype(str).str.startswith(prefix) & mine["ours_mean"].notna()]
-            within += [
-                f"{row.method} {row.ours_mean:.4g}"
-                for row in mine.itertuples()
-                if abs(gap.tolerance.gap(float(row.ours_mean), gap.paper)) <= gap.tolerance.value
-            ]
+            mine = rows[(rows["dataset"] == dataset) & rows["method"].astype(str).str.startswith(prefix)]
+            mine = mine[mine["ours_mean"].notna()]
+            row_gaps = [g for g in gaps if (g.dataset, g.method) == (gap.dataset, gap.method)] if whole_rows else [gap]
+            for method, values in mine.groupby("method", sort=False):
+                value = dict(zip(values["metric"], values["ours_mean"].astype(float)))
+                if all(g.metric in value and _within(g, value[g.metric]) for g in row_gaps):
+                    within.append(f"{method} {value[gap.metric]:.4g}" + (" (the whole row)" if whole_rows else ""))
         reasons = [reason for datasets, reason in entry.data_differs if gap.dataset in datasets]
         error = gap.standard_error(entry.runs_of(gap.dataset))
         if abs(gap.ours - gap.paper) < 2 * error:  # False when the error is unknown (nan)
@@ -79,13 +82,18 @@ def attribute(entry: Entry, gaps: list[Gap], root: str | os.PathLike = ".") -> l
     return out
 
 
-def _variants(entry: Entry, root: Path) -> list[tuple[str, dict[str, str], pd.DataFrame]]:
-    """The rows of each sensitivity table that exists, with its variant template and data set mapping."""
+def _within(gap: Gap, value: float) -> bool:
+    """Whether ``value`` is within the tolerance of ``gap``'s published value."""
+    return abs(gap.tolerance.gap(value, gap.paper)) <= gap.tolerance.value
+
+
+def _variants(entry: Entry, root: Path) -> list[tuple[str, dict[str, str], pd.DataFrame, bool]]:
+    """The rows of each sensitivity table that exists, with its variant template, data set mapping and whole-rows flag."""
     found = []
-    for table, template, datasets in entry.sensitivity:
+    for table, template, datasets, whole_rows in entry.sensitivity:
         path = root / "results" / "tables" / f"{table}.csv"
         if path.exists():
-            found.append((template, dict(datasets), pd.read_csv(path)))
+            found.append((template, dict(datasets), pd.read_csv(path), whole_rows))
     return found
 
 

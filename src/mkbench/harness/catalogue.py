@@ -91,6 +91,7 @@ _SCHEMA = {
                                 "table": {"type": "string"},
                                 "variants": {"type": "string", "pattern": r"^\{method\}.+$"},
                                 "datasets": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
+                                "whole_rows": {"type": "boolean"},
                             },
                         },
                     },
@@ -209,10 +210,11 @@ class Entry:
     compare: tuple[tuple[str, Tolerance], ...] = ()
     reason: str | None = None
     note: str = ""
-    #: (table, variant template, {compared data set: the data set its variants run on}); the mapping is
-    #: empty when the variants run on the compared data sets themselves (an ablation of the data's coding
-    #: runs on a data set of its own, e.g. splice-onehot for splice).
-    sensitivity: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()
+    #: (table, variant template, {compared data set: the data set its variants run on}, whole rows); the
+    #: mapping is empty when the variants run on the compared data sets themselves (an ablation of the
+    #: data's coding runs on a data set of its own, e.g. splice-onehot for splice); with whole rows, a
+    #: variant explains a value only when it is within tolerance on every compared value of the row.
+    sensitivity: tuple[tuple[str, str, tuple[tuple[str, str], ...], bool], ...] = ()
     data_differs: tuple[tuple[tuple[str, ...], str], ...] = ()
     #: (parameter, methods or None for all, the paper's words): grids the paper states; a choice
     #: at their edge follows the paper's protocol and is flagged apart from our too-short grids.
@@ -356,7 +358,8 @@ def _entry(spec: dict) -> Entry:
         reason=spec.get("reason"),
         note=spec.get("note", ""),
         sensitivity=tuple(
-            (s["table"], s["variants"], tuple(s.get("datasets", {}).items())) for s in spec.get("sensitivity", ())
+            (s["table"], s["variants"], tuple(s.get("datasets", {}).items()), s.get("whole_rows", False))
+            for s in spec.get("sensitivity", ())
         ),
         data_differs=tuple((tuple(d["datasets"]), d["reason"]) for d in spec.get("data_differs", ())),
         paper_runs=tuple(_runs(spec["paper_runs"]).items()) if "paper_runs" in spec else (),

@@ -152,7 +152,7 @@ def roles(config: dict[str, Any], entries: Sequence[Entry]) -> dict[str, str]:
     paper = {experiment for entry in entries
              for kind, names in (("tables", entry.tables), ("figures", entry.figures))
              for name in names for experiment in experiments(kind, name)}
-    ablations = {experiment for entry in entries for table, _, _ in entry.sensitivity
+    ablations = {experiment for entry in entries for table, *_ in entry.sensitivity
                  for experiment in experiments("tables", table)}
     return {name: "paper" if name in paper else "sensitivity" if name in ablations else "other"
             for name in config["experiments"]}

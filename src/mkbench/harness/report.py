@@ -148,8 +148,9 @@ def paper_vs_ours(summary: pd.DataFrame, reference: pd.DataFrame | None) -> pd.D
 
     Methods or data sets that only the paper has (e.g. the HIV data, which is not
     public) keep their row, with empty "ours" fields and the reason in ``note``.
-    A variant ``<method>~<variant>`` of a sensitivity table stands beside the paper's
-    values of ``<method>``; a table with variants keeps only the paper's values it has
+    A variant ``<method>~<variant>`` of a sensitivity table, or a grid setting
+    ``<method> [C=1.0]`` of a table that does not select one, stands beside the paper's
+    values of ``<method>``; a table with such rows keeps only the paper's values it has
     values of ours for (the paper-only rows belong to the primary table).
     """
     table = summary.rename(columns={"mean": "ours_mean", "std": "ours_std"})
@@ -169,8 +170,9 @@ def paper_vs_ours(summary: pd.DataFrame, reference: pd.DataFrame | None) -> pd.D
 
 
 def base_method(methods: pd.Series) -> pd.Series:
-    """The method a sensitivity variant ``<method>~<variant>`` varies (a method without ``~`` is its own)."""
-    return methods.astype(str).str.partition("~")[0]
+    """The method a row varies: ``<method>`` of a sensitivity variant ``<method>~<variant>`` or of a grid
+    setting ``<method> [C=1.0]`` (a table without ``select``); any other method is its own."""
+    return methods.astype(str).str.replace(r" \[[^\]]*\]$", "", regex=True).str.partition("~")[0]
 
 
 def write_table(
