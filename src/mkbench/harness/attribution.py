@@ -88,7 +88,8 @@ def _within(gap: Gap, value: float) -> bool:
 
 
 def _variants(entry: Entry, root: Path) -> list[tuple[str, dict[str, str], pd.DataFrame, bool]]:
-    """The rows of each sensitivity table that exists, with its variant template, data set mapping and whole-rows flag."""
+    """The rows of each sensitivity table that exists, with its variant template, data set mapping and
+    whole-rows flag."""
     found = []
     for table, template, datasets, whole_rows in entry.sensitivity:
         path = root / "results" / "tables" / f"{table}.csv"

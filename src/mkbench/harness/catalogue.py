@@ -37,7 +37,11 @@ _SCHEMA = {
                 "type": "object",
                 "additionalProperties": False,
                 "required": ["citation"],
-                "properties": {"citation": {"type": "string"}, "text": {"type": "string"}, "verdict": {"type": "string"}},
+                "properties": {
+                    "citation": {"type": "string"},
+                    "text": {"type": "string"},
+                    "verdict": {"type": "string"},
+                },
             },
         },
         "items": {

@@ -208,11 +208,11 @@ def write_table(
     order = None
     if reference is not None:  # the paper's order, each variant of a method in its method's place
         rows = table[["dataset", "method"]].drop_duplicates()
-        rows = rows.assign(base=base_method(rows["method"]))
+        rows = rows[rows["method"] != base_method(rows["method"])].assign(base=base_method(rows["method"]))
         order = [
             (dataset, method)
             for dataset, base in zip(reference["dataset"], reference["method"])
-            for method in [base, *rows.loc[(rows["dataset"] == dataset) & (rows["base"] == base) & (rows["method"] != base), "method"]]
+            for method in [base, *rows.loc[(rows["dataset"] == dataset) & (rows["base"] == base), "method"]]
         ]
     text = to_markdown(table, caption, metrics, order, layout)
     if edges:

@@ -330,7 +330,9 @@ def _paper_verdicts(
         rows.append(
             {
                 "paper": paper,
-                "claims": f"{sum(claims.values())}: " + ", ".join(f"{claims[v]} {v}" for v in VERDICTS) if claims else "—",
+                "claims": (f"{sum(claims.values())}: " + ", ".join(f"{claims[v]} {v}" for v in VERDICTS))
+                if claims
+                else "—",
                 "compared values": compared or "—",
                 "within tolerance": compared - sum(kinds.values()) if compared else "—",
                 **{kind: kinds[kind] if compared else "—" for kind in KINDS[:-1]},

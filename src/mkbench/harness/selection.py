@@ -208,7 +208,8 @@ def _tied(scores: list[dict] | None, key: str) -> np.ndarray | None:
     errors = np.array([row["error"] for row in scores], dtype=float)
     if np.isnan(errors).all():
         return None
-    return np.array([row[key] for row in scores], dtype=float)[np.isclose(errors, np.nanmin(errors), rtol=0, atol=1e-12)]
+    best = np.isclose(errors, np.nanmin(errors), rtol=0, atol=1e-12)
+    return np.array([row[key] for row in scores], dtype=float)[best]
 
 
 def _margin(scores: list[dict] | None, key: str, edge: float) -> float:
