@@ -311,7 +311,8 @@ def _attribution_summary(assessments: list[Assessment]) -> list[str]:
         f"Unexplained: {counts[KINDS[-1]] / compared:.0%} of the compared values (target: at most 10%). "
         "A value is within noise when it differs from the paper's by less than two standard errors of the "
         "difference (both sides' standard deviations over their runs; only where the paper says how many runs); "
-        "an ablation explains a value when a variant of its method in a sensitivity table is within tolerance.",
+        "an ablation explains a value when a variant of its method in a sensitivity table is within tolerance "
+        "(for a sweep of a continuous parameter such as C, on every compared value of its row at once).",
         "",
     ]
 
