@@ -185,6 +185,29 @@ def test_line_figures_put_the_legend_under_the_panels(tmp_path, monkeypatch):
     assert [t.get_text() for t in legend.get_texts()] == ["a", "b", "c"] and legend.get_title().get_text() == ""
 
 
+def test_a_method_along_its_grid_is_one_line_with_the_papers_value_dashed_in_its_colour(tmp_path, monkeypatch):
+    import matplotlib.colors as mcolors
+
+    import mkbench.harness.report as report
+
+    frame = pd.DataFrame({"dataset": "d", "method": ["a"] * 3 + ["b"] * 3, "status": "optimal",
+                          "param": ["C=0.01", "C=1.0", "C=100.0"] * 2, "p_C": [0.01, 1.0, 100.0] * 2,
+                          "test_error": [0.3, 0.2, 0.25, 0.4, 0.3, 0.35]})
+    reference = pd.DataFrame({"dataset": "d", "method": ["a", "b", "z"], "metric": "test_error", "mean": [0.15, 0.5, 0.9]})
+    drawn = {}
+    monkeypatch.setattr(report, "_save", lambda figure, stem: drawn.setdefault("figure", figure))
+    draw_lines(frame, "p_C", "test_error", tmp_path / "fig", title="t", logx=True, reference=reference)
+    ax = drawn["figure"].axes[0]
+    assert ax.get_xscale() == "log"
+    # one line per method (the grid settings are its x values, not methods of their own)
+    assert [t.get_text() for t in drawn["figure"].legends[0].get_texts()] == ["a", "b"]
+    solid = {mcolors.to_hex(line.get_color()): line for line in ax.get_lines() if line.get_linestyle() == "-"}
+    dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
+    # the paper's values in percent, one per method drawn (z is not drawn), each in its method's colour
+    assert sorted(line.get_ydata()[0] for line in dashed) == [15.0, 50.0]
+    assert {mcolors.to_hex(line.get_color()) for line in dashed} == set(solid)
+
+
 def test_the_same_records_draw_the_same_bytes_and_leave_numpy_global_state_alone(tmp_path):
     frame = pd.DataFrame({"dataset": "d", "method": ["a"] * 6 + ["b"] * 6, "status": "optimal",
                           "test_error": np.linspace(0.1, 0.3, 12)})

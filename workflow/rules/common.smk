@@ -95,7 +95,11 @@ def get_summary(kind):
     return _summary
 
 
-def get_reference(wildcards):
-    """The CSV of the paper's published values a table shows beside ours, if any."""
-    reference = known_entry("tables", wildcards.table).get("reference")
-    return [os.path.join(config["reference_dir"], reference["file"])] if reference else []
+def get_reference(kind):
+    """The CSV of the paper's published values a table or figure (``kind``) shows beside ours, if any."""
+
+    def _reference(wildcards):
+        reference = known_entry(kind, getattr(wildcards, kind.rstrip("s"))).get("reference")
+        return [os.path.join(config["reference_dir"], reference["file"])] if reference else []
+
+    return _reference

@@ -27,7 +27,7 @@ rule aggregate:
 rule table:
     input:
         summaries=get_summary("tables"),
-        reference=get_reference,
+        reference=get_reference("tables"),
     output:
         csv="results/tables/{table}.csv",
         md=report(
@@ -54,7 +54,8 @@ rule table:
 
 rule figure:
     input:
-        get_summary("figures"),
+        summaries=get_summary("figures"),
+        reference=get_reference("figures"),
     output:
         png=report(
             "results/figures/{figure}.png",

@@ -8,10 +8,11 @@ log_to(snakemake.log[0])  # stderr to the log; a failure ends it with its one-li
 import pandas as pd
 
 from mkbench.harness.boundary import draw_job_boundary
-from mkbench.harness.report import draw_bars, draw_figure, draw_lines
+from mkbench.harness.report import draw_bars, draw_figure, draw_lines, load_reference
 
 spec = snakemake.config["figures"][snakemake.wildcards.figure]
-frame = pd.concat([pd.read_csv(path) for path in snakemake.input], ignore_index=True)
+frame = pd.concat([pd.read_csv(path) for path in snakemake.input.summaries], ignore_index=True)
+reference = load_reference(snakemake.input.reference[0], spec["reference"]["table"]) if snakemake.input.reference else None
 if spec.get("methods"):
     frame = frame[frame["method"].isin(spec["methods"])]
 stem = snakemake.output.png[: -len(".png")]
@@ -22,4 +23,5 @@ elif spec["kind"] == "bar":
 elif spec["kind"] == "boundary":
     draw_job_boundary(snakemake.config, spec, stem)
 else:
-    draw_lines(frame, spec["x"], spec["metric"], stem, title=spec["caption"], logy=spec["logy"])
+    draw_lines(frame, spec["x"], spec["metric"], stem, title=spec["caption"], logy=spec["logy"], logx=spec["logx"],
+               reference=reference)

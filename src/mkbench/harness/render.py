@@ -50,6 +50,7 @@ LABELS = {
     "n_priced": "kernel columns computed",
     "seconds": "training time (s)",
     "n_train": "labelled points l",
+    "p_C": "C",
     "feature_count": "stumps on the feature",
     "k": "feature",
 }

@@ -305,14 +305,18 @@ def draw_lines(
     *,
     title: str,
     logy: bool = False,
+    logx: bool = False,
+    reference: pd.DataFrame | None = None,
 ) -> None:
     """``y`` against ``x``, one line per method, as PNG and PDF.
 
     ``frame`` is either iteration histories (:func:`collect_histories`; e.g. the
     objective against columns generated, cgboost Fig. 1) or records (e.g. the test
     error against the number of labelled points, SSMK Fig. 1). Grid settings are
-    drawn apart; each line is the mean over splits with a standard-deviation band,
-    one panel per data set.
+    drawn apart, unless ``x`` is a grid parameter (``p_C``: a method along its grid);
+    each line is the mean over splits with a standard-deviation band, one panel per
+    data set. ``reference`` (:func:`load_reference`) adds the paper's value of ``y``
+    for each method drawn as a dashed level in the method's colour.
     """
     import seaborn as sns
 
@@ -322,13 +326,22 @@ def draw_lines(
             raise ConfigError(f"{name!r} is not a field to draw; available: {', '.join(sorted(frame.columns))}")
     if "status" in frame:
         frame = frame[~frame["status"].astype(str).str.startswith("failed")]
-    data = in_percent(_labelled(frame), y)
+    data = in_percent(frame if x.startswith("p_") else _labelled(frame), y)
+    methods = list(dict.fromkeys(data["method"]))
+    palette = dict(zip(methods, sns.color_palette(n_colors=len(methods))))
     grid = sns.relplot(
-        data=data, x=x, y=y, hue="method", col="dataset", kind="line", errorbar="sd",
+        data=data, x=x, y=y, hue="method", col="dataset", kind="line", errorbar="sd", palette=palette,
         height=3.2, aspect=1.3, facet_kws={"sharey": False},
     )
+    if reference is not None:
+        paper = in_percent(reference[reference["metric"] == y].rename(columns={"mean": y}), y)
+        for dataset, ax in grid.axes_dict.items():
+            for row in paper[(paper["dataset"] == dataset) & paper["method"].isin(methods)].itertuples():
+                ax.axhline(getattr(row, y), color=palette[row.method], linestyle="--", linewidth=1)
     if logy:
         grid.set(yscale="log")
+    if logx:
+        grid.set(xscale="log")
     grid.set_axis_labels(label(x), label(y))
     _legend_below(grid)
     _set_title(grid.figure, title)
