@@ -230,6 +230,14 @@ def item_status(claims: list[Claim], verdicts: list[Verdict]) -> dict[tuple[str,
     }
 
 
+def paper_counts(claims: list[Claim], verdicts: list[Verdict]) -> dict[str, Counter]:
+    """The count of each verdict among each paper's claims."""
+    counts: dict[str, Counter] = {}
+    for claim, verdict in zip(claims, verdicts):
+        counts.setdefault(claim.paper, Counter())[verdict.verdict] += 1
+    return counts
+
+
 def render_claims(claims: list[Claim], verdicts: list[Verdict], root: str | os.PathLike = ".") -> list[str]:
     """The Claims section of REPRODUCTION.md: a count per verdict, then one block per claim."""
     counts = Counter(v.verdict for v in verdicts)

@@ -208,7 +208,8 @@ def write_table(
     order = None
     if reference is not None:  # the paper's order, each variant of a method in its method's place
         rows = table[["dataset", "method"]].drop_duplicates()
-        rows = rows[rows["method"] != base_method(rows["method"])].assign(base=base_method(rows["method"]))
+        rows = rows.assign(base=base_method(rows["method"]))
+        rows = rows[rows["method"] != rows["base"]]  # the variants and grid settings
         order = [
             (dataset, method)
             for dataset, base in zip(reference["dataset"], reference["method"])

@@ -30,7 +30,7 @@ from .._io import write_text
 from ..exceptions import ConfigError
 from .attribution import KINDS, Attribution, attribute, describe
 from .catalogue import Entry, Gap, load_catalogue
-from .claims import VERDICTS, item_status, judge, load_claims, render_claims
+from .claims import VERDICTS, item_status, judge, load_claims, paper_counts, render_claims
 from .selection import describe_edges, grid_edges
 
 #: What the statuses mean, in the order of the legend of REPRODUCTION.md.
@@ -351,8 +351,8 @@ def _paper_verdicts(
         pd.DataFrame(rows).to_markdown(index=False),
         "",
     ]
-    lines += [f"- **{paper}**: {info['verdict'].strip()}" for paper, info in papers.items() if info.get("verdict")]
-    return lines + [""] if any(info.get("verdict") for info in papers.values()) else lines
+    verdicts = [f"- **{paper}**: {info['verdict'].strip()}" for paper, info in papers.items() if info.get("verdict")]
+    return lines + (verdicts + [""] if verdicts else [])
 
 
 def _cell(text: str) -> str:
@@ -413,10 +413,7 @@ def build_reproduction(
         for e, a in zip(entries, assessments)
     ]
     section = render_claims(catalogue_claims, verdicts, root)
-    counts: dict[str, Counter] = {}
-    for claim, verdict in zip(catalogue_claims, verdicts):
-        counts.setdefault(claim.paper, Counter())[verdict.verdict] += 1
-    return render(papers, entries, assessments, config, command, section, counts)
+    return render(papers, entries, assessments, config, command, section, paper_counts(catalogue_claims, verdicts))
 
 
 def write_reproduction(
