@@ -78,12 +78,38 @@ def test_gamma_is_one_over_sigma_and_the_polynomial_takes_sklearn_gamma():
     assert Polynomial().name == "quadratic" and "gamma=0.5" in poly.name
 
 
+DIVISORS = {"sigma": lambda sigma: sigma, "sigma^2": lambda sigma: sigma**2, "2sigma^2": lambda sigma: 2 * sigma**2}
+
+
+@pytest.mark.parametrize("denominator", DIVISORS)
+def test_the_rbf_denominator_conventions_are_sklearns_gamma(denominator):
+    """Each convention is scikit-learn's rbf_kernel at gamma = 1 / sigma, 1 / sigma^2, 1 / (2 sigma^2), for a
+    given sigma and for the data's mean squared distance (pairs i = j included), which resolve() sets."""
+    X = np.random.default_rng(1).normal(size=(7, 3))
+    gamma = 1 / DIVISORS[denominator](3.0)
+    np.testing.assert_allclose(RBF(sigma=3.0, denominator=denominator)(X, X), rbf_kernel(X, gamma=gamma), atol=1e-15)
+    kernel = make_kernel({"name": "R", "denominator": denominator}).resolve(X)
+    sigma = float(np.mean(((X[:, None] - X[None]) ** 2).sum(-1)))
+    assert kernel.name == "rbf" and kernel.sigma == pytest.approx(sigma)
+    np.testing.assert_allclose(kernel(X, X), rbf_kernel(X, gamma=1 / DIVISORS[denominator](sigma)), atol=1e-14)
+
+
+def test_a_quadratic_of_any_offset_is_table_1s_q():
+    """The homogeneous (x'z)^2 is scikit-learn's polynomial kernel with coef0 = 0, and counts as Q columns."""
+    X = np.random.default_rng(2).normal(size=(5, 4))
+    kernel = make_kernel({"name": "Q", "offset": 0.0})
+    np.testing.assert_allclose(kernel(X, X), polynomial_kernel(X, degree=2, gamma=1.0, coef0=0.0), rtol=1e-12)
+    assert kernel.name == Polynomial().name == "quadratic"
+
+
 @pytest.mark.parametrize(
     ("spec", "error", "message"),
     [
         ({"name": "rbf", "gamma": 0.1, "sigma": 10.0}, ValueError, r"sigma or gamma, not both: .* sigma = 1 / gamma"),
         ({"name": "rbf", "gamma": -1.0}, ValueError, "gamma must be > 0"),
         ({"name": "poly", "gamma": 0.0}, ValueError, "gamma must be > 0"),
+        ({"name": "rbf", "denominator": "2sigma"}, ValueError, r"denominator must be one of 'sigma', 'sigma\^2', '2sigma\^2'"),
+        ({"name": "rbf", "gamma": 0.1, "denominator": "sigma^2"}, ValueError, "only defined with denominator='sigma'"),
         (3.0, TypeError, r"a name, a mapping, a Kernel or a callable k\(X, Z\), got float"),
     ],
 )

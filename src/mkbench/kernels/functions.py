@@ -159,6 +159,8 @@ class Polynomial(Kernel):
 
     The quadratic kernel "Q" of cgboost Table 1 is ``Polynomial(2, 1.0)``. The paper
     does not state its offset; we use the common inhomogeneous form with offset 1.
+    Every quadratic of unit scale is named "quadratic", whatever its offset (its columns
+    are Table 1's C_q), as an RBF of any width is named "rbf".
     With ``gamma`` it is scikit-learn's ``polynomial_kernel(degree, gamma, coef0=offset)``:
     (gamma x'z + offset)^degree.
 
@@ -183,8 +185,8 @@ class Polynomial(Kernel):
 
     @property
     def name(self) -> str:
-        if (self.degree, self.offset, self.gamma) == (2, 1.0, 1.0):
-            return "quadratic"
+        if (self.degree, self.gamma) == (2, 1.0):
+            return "quadratic"  # any offset, as an RBF of any width is "rbf": Table 1's kernel type
         scale = "" if self.gamma == 1.0 else f", gamma={self.gamma:g}"
         return f"poly(degree={self.degree}, offset={self.offset:g}{scale})"
 
@@ -197,12 +199,18 @@ class Polynomial(Kernel):
         return K**self.degree
 
 
+#: What divides ||x - z||^2 in :class:`RBF`, as a function of sigma.
+_DENOMINATORS = {"sigma": lambda sigma: sigma, "sigma^2": lambda sigma: sigma**2, "2sigma^2": lambda sigma: 2 * sigma**2}
+
+
 @dataclass(frozen=True)
 class RBF(Kernel):
     """Gaussian kernel k(x, z) = exp(-||x - z||^2 / sigma) (MARK eq. 19; cgboost §2.2).
 
     Note sigma divides the squared distance directly (no 2 sigma^2): sklearn's
-    ``rbf_kernel`` with ``gamma = 1 / sigma``, which may be given instead.
+    ``rbf_kernel`` with ``gamma = 1 / sigma``, which may be given instead. The
+    ``denominator`` gives the other conventions for the same sigma: exp(-||x - z||^2 / sigma^2)
+    and the textbook Gaussian of bandwidth sigma, exp(-||x - z||^2 / (2 sigma^2)).
 
     Parameters
     ----------
@@ -210,13 +218,27 @@ class RBF(Kernel):
         None means the mean squared distance of the training points, set by
         :meth:`resolve` (cgboost §5; see :func:`mean_squared_distance`).
     gamma : float or None, default=None
-        scikit-learn's name: sigma = 1 / gamma (stored as sigma; give one of the two).
+        scikit-learn's name: sigma = 1 / gamma (stored as sigma; give one of the two;
+        only with ``denominator="sigma"``).
+    denominator : {"sigma", "sigma^2", "2sigma^2"}, default="sigma"
+        What divides ||x - z||^2: sigma itself (the papers' form), sigma^2 or 2 sigma^2.
     """
 
     sigma: float | None = None
     gamma: float | None = None
+    denominator: str = "sigma"
 
     def __post_init__(self) -> None:
+        if self.denominator not in _DENOMINATORS:
+            raise ValueError(
+                f"denominator must be one of {', '.join(map(repr, _DENOMINATORS))} (what divides ||x - z||^2), "
+                f"got {self.denominator!r}"
+            )
+        if self.gamma is not None and self.denominator != "sigma":
+            raise ValueError(
+                f"gamma = 1 / sigma is only defined with denominator='sigma'; give sigma with "
+                f"denominator={self.denominator!r}"
+            )
         _width_from(self)
 
     @property
@@ -228,7 +250,7 @@ class RBF(Kernel):
             raise _unresolved(self)
         X, Z = _as_pair(X, Z)
         K = _squared_distances(X, Z)
-        K /= -self.sigma
+        K /= -_DENOMINATORS[self.denominator](self.sigma)
         return np.exp(K, out=K)
 
     def resolve(self, X: np.ndarray) -> RBF:
