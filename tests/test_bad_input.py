@@ -358,8 +358,24 @@ def _typo_at_top_level(config):
             ["at experiments/tiny/methods/krr/params: method 'krr' has no parameter(s) max_eval; "
              "valid parameters: max_evals,"],
         ),
+        (
+            lambda c: c["experiments"]["tiny"]["methods"].update(
+                cgb={"estimator": "cgboost", "params": {"kernels": ["linear", {"name": "rbf", "denominator": "2 sigma^2"}]}}),
+            ["at experiments/tiny/methods/cgb/params/kernels: denominator must be one of 'sigma', 'sigma^2', '2sigma^2'"],
+        ),
+        (
+            lambda c: c["experiments"]["tiny"]["methods"].update(
+                cgb={"estimator": "cgboost", "grid": {"kernels": ["L,Q", "L,gaussian"], "C": [1.0]}}),
+            ["at experiments/tiny/methods/cgb/grid/kernels: unknown kernel 'gaussian'"],
+        ),
+        (
+            lambda c: c["experiments"]["tiny"]["methods"].update(
+                ssmk={"estimator": "staged-cv", "params": {"method": "ssmk", "params": {"kernels": {"name": "R", "width": 2}}}}),
+            ["at experiments/tiny/methods/ssmk/params/params/kernels: kernel 'rbf' does not accept parameters {'width': 2}"],
+        ),
     ],
-    ids=["unknown-dataset", "unknown-method", "typo-in-method-key", "typo-in-top-level-key", "typo-in-param"],
+    ids=["unknown-dataset", "unknown-method", "typo-in-method-key", "typo-in-top-level-key", "typo-in-param",
+         "bad-kernel-param", "bad-kernel-in-grid", "bad-kernel-in-wrapped-method"],
 )
 def test_config_mistakes_stop_run_and_report_before_anything_is_written(workdir, capsys, spoil, messages):
     config = _config()

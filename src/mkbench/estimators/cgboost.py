@@ -37,6 +37,10 @@ _INTERCEPTS = {True: "free", False: "none", "regularized": "regularized"}
 class _CGBoost(BaseEstimator):
     """What the CG-Boost classifier and regressor share: the kernel expansion and the fit loop."""
 
+    #: Parameters holding a kernel library spec (:func:`mkbench.kernels.make_library`), checked when a workflow
+    #: config is read (:func:`mkbench.harness.methods.kernel_problems`).
+    _kernel_library_params = ("kernels",)
+
     def _check_params(self) -> None:
         if self.fit_intercept not in _INTERCEPTS:
             raise ValueError(f"fit_intercept must be True, False or 'regularized', got {self.fit_intercept!r}")

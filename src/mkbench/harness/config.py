@@ -208,8 +208,8 @@ def _method_problems(spec: dict, where: str) -> list[str]:
         return []  # _check_references has said so
     try:
         return [
-            *parameter_problems(spec["estimator"], spec["params"], f"{where}/params"),
-            *parameter_problems(spec["estimator"], dict.fromkeys(spec["grid"]), f"{where}/grid"),
+            *parameter_problems(spec["estimator"], spec["params"], f"{where}/params", kernels=True),
+            *parameter_problems(spec["estimator"], spec["grid"], f"{where}/grid", grid=True, kernels=True),
         ]
     except UnknownNameError as exc:  # a wrapped method (staged-cv's method)
         return [f"at {where}/params: {exc}"]

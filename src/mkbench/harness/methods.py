@@ -14,9 +14,12 @@ from typing import Any
 from sklearn.base import BaseEstimator
 
 from .._registry import METHODS, estimator_class
-from ..exceptions import ConfigError
+from ..exceptions import ConfigError, MkbenchError
 
-__all__ = ["METHODS", "make_method", "method_class", "method_parameters", "parameter_problems", "wrapped_parameters"]
+__all__ = [
+    "METHODS", "kernel_problems", "make_method", "method_class", "method_parameters", "parameter_problems",
+    "wrapped_parameters",
+]
 
 
 
@@ -64,7 +67,9 @@ def wrapped_parameters(name: str, params: Mapping[str, Any]) -> list[tuple[str, 
     return [(key, method, params[key]) for key, method in holders.items() if params.get(key)]
 
 
-def parameter_problems(name: str, params: Mapping[str, Any], where: str) -> list[str]:
+def parameter_problems(
+    name: str, params: Mapping[str, Any], where: str, *, grid: bool = False, kernels: bool = False
+) -> list[str]:
     """Say which of ``params`` method ``name`` does not accept, and likewise for the methods it wraps.
 
     Parameters
@@ -72,16 +77,21 @@ def parameter_problems(name: str, params: Mapping[str, Any], where: str) -> list
     name : str
         A registered method.
     params : mapping
-        Its parameters (only their names are checked).
+        Its parameters (their names are checked).
     where : str
         Where ``params`` sit (e.g. ``experiments/e/methods/m/params``); a wrapped
         method's parameters sit under ``<where>/<key>``.
+    grid : bool, default=False
+        Whether ``params`` is a grid: each value a list of candidate values.
+    kernels : bool, default=False
+        Also build the kernel libraries among the values (:func:`kernel_problems`), as a
+        workflow config is read; an estimator itself checks them when it is fitted.
 
     Returns
     -------
     list of str
         One ``"at <where>: ..."`` line per problem, naming the unknown parameters and
-        the valid ones; empty if every name is valid.
+        the valid ones, or a kernel library that cannot be built; empty if there is none.
 
     Raises
     ------
@@ -94,8 +104,32 @@ def parameter_problems(name: str, params: Mapping[str, Any], where: str) -> list
         f"at {where}: method {name!r} has no parameter(s) {', '.join(unknown)}; "
         f"valid parameters: {', '.join(valid)}"
     ] if unknown else []
+    if kernels:
+        problems += kernel_problems(name, params, where, grid=grid)
     for key, method, inner in wrapped_parameters(name, params):
-        problems += parameter_problems(method, inner, f"{where}/{key}")
+        problems += parameter_problems(method, inner, f"{where}/{key}", grid=key != "params", kernels=kernels)
+    return problems
+
+
+def kernel_problems(name: str, params: Mapping[str, Any], where: str, *, grid: bool = False) -> list[str]:
+    """The kernel libraries among ``params`` of method ``name`` that :func:`mkbench.kernels.make_library` cannot build.
+
+    A method names the parameters that hold a library in its class attribute
+    ``_kernel_library_params`` (CG-Boost's and SSMK's ``kernels``), so that a misspelt kernel
+    or kernel parameter in a workflow config stops the run when the config is read, not in
+    every job. Arguments as :func:`parameter_problems`; one ``"at <where>/<key>: ..."`` line per problem.
+    """
+    from ..kernels import make_library
+
+    problems = []
+    for key in getattr(method_class(name), "_kernel_library_params", ()):
+        if key not in params:
+            continue
+        for spec in params[key] if grid else [params[key]]:
+            try:
+                make_library(spec)
+            except (MkbenchError, TypeError, ValueError) as exc:
+                problems.append(f"at {where}/{key}: {exc}")
     return problems
 
 
