@@ -187,7 +187,8 @@ def _check_references(config: dict) -> None:
 
 
 def _check_parameters(config: dict) -> None:
-    """Raise a ConfigError listing every method or protocol parameter that is not one they accept."""
+    """Raise a ConfigError listing every method or protocol parameter that is not one they accept, and every
+    kernel library among the methods' values that cannot be built."""
     problems = [
         line for name, protocol in config["protocols"].items()
         for line in _protocol_problems(protocol, f"protocols/{name}")
@@ -200,7 +201,8 @@ def _check_parameters(config: dict) -> None:
 
 
 def _method_problems(spec: dict, where: str) -> list[str]:
-    """Unknown parameters (and wrapped methods) in one method entry of the config (``where``: its path)."""
+    """Unknown parameters (and wrapped methods) and unbuildable kernel libraries in one method entry of the
+    config (``where``: its path)."""
     from ..exceptions import UnknownNameError
     from .methods import METHODS, parameter_problems
 
