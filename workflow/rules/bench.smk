@@ -40,20 +40,20 @@ rule bench_record:
         "config/config.yaml",
     output:
         record="results/bench/{name}.json",
-    wildcard_constraints:
-        name="|".join(BENCHMARKS),
     log:
         "results/logs/bench/{name}.log",
     benchmark:
         "results/benchmarks/bench/{name}.tsv"
-    params:
-        args=lambda wildcards: BENCHMARKS[wildcards.name][0],
+    wildcard_constraints:
+        name="|".join(BENCHMARKS),
+    conda:
+        "../../environment.yml"
     threads: 1
     resources:
         runtime=lambda wildcards: BENCHMARKS[wildcards.name][1],
         mem_mb=lambda wildcards: BENCHMARKS[wildcards.name][2],
-    conda:
-        "../../environment.yml"
+    params:
+        args=lambda wildcards: BENCHMARKS[wildcards.name][0],
     shell:
         "OMP_NUM_THREADS={threads} OPENBLAS_NUM_THREADS={threads} MKL_NUM_THREADS={threads} "
         "python benchmarks/{wildcards.name}.py {params.args} --json {output.record} > {log} 2>&1"
@@ -77,15 +77,15 @@ rule bench_cgens_speed:
         "results/logs/bench/cgens_speed.log",
     benchmark:
         "results/benchmarks/bench/cgens_speed.tsv"
-    params:
-        mirror=BENCH_MIRROR,
-        args=CGENS_SPEED_ARGS,
+    conda:
+        "../../environment.yml"
     threads: 1
     resources:
         runtime=180,
         mem_mb=8000,
-    conda:
-        "../../environment.yml"
+    params:
+        mirror=BENCH_MIRROR,
+        args=CGENS_SPEED_ARGS,
     shell:
         "OMP_NUM_THREADS={threads} OPENBLAS_NUM_THREADS={threads} MKL_NUM_THREADS={threads} "
         "python benchmarks/cgens_speed.py {params.mirror} {params.args} --figure {output.png} "
@@ -96,11 +96,6 @@ rule bench:
     input:
         "benchmarks/dashboard.py",
         records=expand("results/bench/{name}.json", name=[*BENCHMARKS, "cgens_speed"]),
-    params:
-        configfile=lambda wildcards: workflow.configfiles[-1],  # its cost section, from results/summary
-        # the papers' items apart from the ablations, by the catalogue of the main config (the smoke config has none)
-        catalogue=lambda wildcards: "--catalogue config/reproduction.yaml"
-        if os.path.abspath(workflow.configfiles[-1]) == os.path.abspath("config/config.yaml") else "",
     output:
         md="results/BENCHMARKS.md",
         png="results/figures/bench-scaling.png",
@@ -110,6 +105,14 @@ rule bench:
         "results/benchmarks/bench/dashboard.tsv"
     conda:
         "../../environment.yml"
+    params:
+        configfile=lambda wildcards: workflow.configfiles[-1],  # its cost section, from results/summary
+        # the papers' items apart from the ablations, by the catalogue of the main config (the smoke config has none)
+        catalogue=lambda wildcards: (
+            "--catalogue config/reproduction.yaml"
+            if os.path.abspath(workflow.configfiles[-1]) == os.path.abspath("config/config.yaml")
+            else ""
+        ),
     shell:
         "python benchmarks/dashboard.py {input.records} --out {output.md} --figure {output.png}"
         " --config {params.configfile} {params.catalogue} > {log} 2>&1"

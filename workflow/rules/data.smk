@@ -5,14 +5,14 @@ rule fetch:
         "results/logs/fetch/{dataset}.log",
     benchmark:
         "results/benchmarks/fetch/{dataset}.tsv"
-    params:
-        mirror=MIRROR,
-        home=DATA_HOME,
+    conda:
+        "../../environment.yml"
     resources:
         runtime=30,
         mem_mb=1000,
-    conda:
-        "../../environment.yml"
+    params:
+        mirror=MIRROR,
+        home=DATA_HOME,
     script:
         "../scripts/fetch.py"
 
@@ -26,12 +26,12 @@ rule prepare:
         "results/logs/prepare/{dataset}.log",
     benchmark:
         "results/benchmarks/prepare/{dataset}.tsv"
-    params:
-        home=DATA_HOME,
+    conda:
+        "../../environment.yml"
     resources:
         runtime=10,
         mem_mb=4000,
-    conda:
-        "../../environment.yml"
+    params:
+        home=DATA_HOME,
     script:
         "../scripts/prepare.py"

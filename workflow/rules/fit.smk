@@ -8,13 +8,13 @@ rule fit:
         "results/logs/fit/{experiment}/{dataset}/{method}/{param}/seed{seed}-split{split}.log",
     benchmark:
         "results/benchmarks/fit/{experiment}/{dataset}/{method}/{param}/seed{seed}-split{split}.tsv"
-    params:
-        identity=fit_identity,
+    conda:
+        "../../environment.yml"
     threads: 1
     resources:
         runtime=60,
         mem_mb=4000,
-    conda:
-        "../../environment.yml"
+    params:
+        identity=fit_identity,
     script:
         "../scripts/fit.py"

@@ -11,11 +11,11 @@ rule aggregate:
         "results/logs/aggregate/{experiment}.log",
     benchmark:
         "results/benchmarks/aggregate/{experiment}.tsv"
+    conda:
+        "../../environment.yml"
     resources:
         runtime=5,
         mem_mb=2000,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/aggregate.py"
 
@@ -41,13 +41,13 @@ rule table:
         "results/logs/table/{table}.log",
     benchmark:
         "results/benchmarks/table/{table}.tsv"
-    params:
-        spec=config_entry("tables", "table"),
+    conda:
+        "../../environment.yml"
     resources:
         runtime=5,
         mem_mb=1000,
-    conda:
-        "../../environment.yml"
+    params:
+        spec=config_entry("tables", "table"),
     script:
         "../scripts/table.py"
 
@@ -69,13 +69,13 @@ rule figure:
         "results/logs/figure/{figure}.log",
     benchmark:
         "results/benchmarks/figure/{figure}.tsv"
-    params:
-        spec=config_entry("figures", "figure"),
+    conda:
+        "../../environment.yml"
     resources:
         runtime=5,
         mem_mb=1000,
-    conda:
-        "../../environment.yml"
+    params:
+        spec=config_entry("figures", "figure"),
     script:
         "../scripts/figure.py"
 
@@ -100,13 +100,13 @@ rule reproduction:
         targets=lambda wildcards: existing_targets("config/reproduction.yaml", config),
     output:
         "results/REPRODUCTION.md",
-    params:
-        configfile=lambda wildcards: workflow.configfiles[-1],
     log:
         "results/logs/reproduction.log",
     localrule: True
     conda:
         "../../environment.yml"
+    params:
+        configfile=lambda wildcards: workflow.configfiles[-1],
     shell:
         "mkbench report --config {params.configfile} --catalogue {input.catalogue}"
         " --reproduction {output} > {log} 2>&1"

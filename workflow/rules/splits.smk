@@ -7,12 +7,12 @@ rule split:
         "results/logs/split/{dataset}/{protocol}/seed{seed}-split{split}.log",
     benchmark:
         "results/benchmarks/split/{dataset}/{protocol}/seed{seed}-split{split}.tsv"
-    params:
-        protocol=config_entry("protocols", "protocol"),
+    conda:
+        "../../environment.yml"
     resources:
         runtime=5,
         mem_mb=2000,
-    conda:
-        "../../environment.yml"
+    params:
+        protocol=config_entry("protocols", "protocol"),
     script:
         "../scripts/split.py"

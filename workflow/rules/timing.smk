@@ -21,11 +21,11 @@ rule timing_aggregate:
         records="results/timing/{experiment}.csv",
     log:
         "results/logs/timing/{experiment}.log",
+    conda:
+        "../../environment.yml"
     resources:
         runtime=5,
         mem_mb=2000,
-    conda:
-        "../../environment.yml"
     script:
         "../scripts/aggregate.py"
 
