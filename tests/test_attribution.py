@@ -38,7 +38,7 @@ def test_a_variant_within_tolerance_explains_a_value_and_declared_data_the_rest(
     _variants(tmp_path, {("d1", "m1~raw"): 0.11, ("d1", "m1~other"): 0.30, ("d2", "m1~raw"): 0.15,
                          ("d2", "m2~raw"): 0.10, ("d2", "m1"): 0.10})  # m2's and the unsuffixed row never count
     result = _assess(tmp_path, sensitivity=[{"table": "tab-s", "variants": "{method}~"}],
-                     data_differs=[{"datasets": ["d3"], "reason": "another grouping"}])
+                     data_differs=[{"datasets": ["d3"], "metrics": ["test_error"], "reason": "another grouping"}])
     kinds = {(a.gap.dataset, a.gap.method): (a.kind, a.detail) for a in result.attributions}
     assert kinds == {
         ("d1", "m1"): ("explained by an ablation", "within tolerance: m1~raw 0.11"),
@@ -48,7 +48,7 @@ def test_a_variant_within_tolerance_explains_a_value_and_declared_data_the_rest(
     assert result.n_compared == 4
     assert describe(list(result.attributions)) == [
         "explained by an ablation: 1 (d1 / m1 / test_error (within tolerance: m1~raw 0.11))",
-        "data differs: 1 (d3 / m1 / test_error), another grouping",
+        "data differs: 1 (another grouping: d3 / m1 / test_error)",
         "unexplained: 1 (d2 / m1 / test_error)",
     ]
 
@@ -107,7 +107,7 @@ def test_reproduction_md_counts_the_attributions_against_the_compared_values(tmp
     assert "- Table 1, outside tolerance: unexplained: 1 (d1 / m1 / test_error)." in text
 
 
-def test_a_sweep_explains_a_value_only_with_its_whole_row_when_asked(tmp_path):
+def test_a_variant_explains_a_value_only_with_its_whole_row_unless_scoped_with_a_reason(tmp_path):
     # paper: test error 0.10 and 100 support vectors; ours 0.20 and 100. Along the sweep, C=1 hits the error
     # alone (0.11, with 300 support vectors) and C=10 hits neither; C=100 hits the whole row (0.105, 110).
     _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.20], "n_support": [100.0]}},
@@ -117,14 +117,37 @@ def test_a_sweep_explains_a_value_only_with_its_whole_row_when_asked(tmp_path):
                           for m, (e, n) in sweep.items()]
     write_table(pd.DataFrame(rows(sweep)), ["test_error", "n_support"], tmp_path / "results" / "tables" / "tab-s", caption="S")
     compare = {"test_error": 0.02, "n_support": "25%"}
-    per_cell = _assess(tmp_path, compare=compare, sensitivity=[{"table": "tab-s", "variants": "{method} ["}])
-    assert [(a.kind, a.detail) for a in per_cell.attributions] == [("explained by an ablation", "within tolerance: m1 [C=1] 0.11")]
-    whole = dict(compare=compare, sensitivity=[{"table": "tab-s", "variants": "{method} [", "whole_rows": True}])
-    assert [a.kind for a in _assess(tmp_path, **whole).attributions] == ["unexplained"]
+    whole = {"compare": compare, "sensitivity": [{"table": "tab-s", "variants": "{method} ["}]}
+    assert [a.kind for a in _assess(tmp_path, **whole).attributions] == ["unexplained"]  # C=1 misses the count
+    scoped = {"compare": compare, "sensitivity": [{"table": "tab-s", "variants": "{method} [", "metrics": ["test_error"],
+                                                   "reason": "the count is not recorded"}]}
+    [found] = _assess(tmp_path, **scoped).attributions
+    assert (found.kind, found.detail) == (
+        "explained by an ablation", "within tolerance: m1 [C=1] 0.11 (scoped to test_error: the count is not recorded)")
     write_table(pd.DataFrame(rows({**sweep, "m1 [C=100]": (0.105, 110.0)})), ["test_error", "n_support"],
                 tmp_path / "results" / "tables" / "tab-s", caption="S")
     [found] = _assess(tmp_path, **whole).attributions
-    assert found.kind == "explained by an ablation" and found.detail == "within tolerance: m1 [C=100] 0.105 (the whole row)"
+    assert found.kind == "explained by an ablation" and found.detail == "within tolerance: m1 [C=100] 0.105"
+
+
+def test_a_variant_missing_a_compared_metric_of_the_row_explains_nothing(tmp_path):
+    _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.20], "n_support": [100.0]}},
+           {("d1", "m1", "test_error"): 0.10, ("d1", "m1", "n_support"): 100.0})
+    _variants(tmp_path, {("d1", "m1~raw"): 0.10})  # no n_support column at all
+    result = _assess(tmp_path, compare={"test_error": 0.02, "n_support": "25%"},
+                     sensitivity=[{"table": "tab-s", "variants": "{method}~"}])
+    assert [a.kind for a in result.attributions] == ["unexplained"]
+
+
+def test_a_data_difference_covers_only_the_metrics_and_methods_it_names(tmp_path):
+    _table(tmp_path, "tab-a",
+           {("d1", "m1"): {"test_error": [0.20], "n_support": [300.0]}, ("d1", "m2"): {"test_error": [0.30]}},
+           {("d1", "m1", "test_error"): 0.10, ("d1", "m1", "n_support"): 100.0, ("d1", "m2", "test_error"): 0.10})
+    differs = [{"datasets": ["d1"], "metrics": ["test_error"], "methods": ["m1"], "reason": "another grouping"}]
+    result = _assess(tmp_path, compare={"test_error": 0.02, "n_support": "25%"}, data_differs=differs)
+    kinds = {(a.gap.method, a.gap.metric): a.kind for a in result.attributions}
+    assert kinds == {("m1", "test_error"): "data differs", ("m1", "n_support"): "unexplained",
+                     ("m2", "test_error"): "unexplained"}
 
 
 def test_each_paper_gets_its_own_row_of_attributions_and_its_written_verdict(tmp_path):
@@ -150,8 +173,12 @@ def test_each_paper_gets_its_own_row_of_attributions_and_its_written_verdict(tmp
     [
         ({"sensitivity": [{"table": "nope", "variants": "{method}~"}]}, "unknown sensitivity table 'nope'"),
         ({"sensitivity": [{"table": "tab-s", "variants": "~raw"}]}, "does not match"),
-        ({"data_differs": [{"datasets": ["d1"]}]}, "'reason' is a required property"),
-        ({"sensitivity": [{"table": "tab-s", "variants": "{method}~", "whole_rows": "yes"}]}, "whole_rows"),
+        ({"data_differs": [{"datasets": ["d1"], "metrics": ["test_error"]}]}, "'reason' is a required property"),
+        ({"data_differs": [{"datasets": ["d1"], "reason": "r"}]}, "'metrics' is a required property"),
+        ({"data_differs": [{"datasets": ["d1"], "metrics": ["n_support"], "reason": "r"}]},
+         r"data_differs names metrics \['n_support'\] that the entry does not compare"),
+        ({"sensitivity": [{"table": "tab-s", "variants": "{method}~", "whole_rows": True}]}, "whole_rows"),
+        ({"sensitivity": [{"table": "tab-s", "variants": "{method}~", "metrics": ["test_error"]}]}, "reason"),
     ],
 )
 def test_bad_sensitivity_and_data_keys_are_named(tmp_path, extra, message):

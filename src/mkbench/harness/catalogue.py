@@ -91,11 +91,13 @@ _SCHEMA = {
                             "type": "object",
                             "additionalProperties": False,
                             "required": ["table", "variants"],
+                            "dependentRequired": {"metrics": ["reason"], "reason": ["metrics"]},
                             "properties": {
                                 "table": {"type": "string"},
                                 "variants": {"type": "string", "pattern": r"^\{method\}.+$"},
                                 "datasets": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
-                                "whole_rows": {"type": "boolean"},
+                                "metrics": _STRINGS,
+                                "reason": {"type": "string", "minLength": 1},
                             },
                         },
                     },
@@ -121,8 +123,13 @@ _SCHEMA = {
                         "items": {
                             "type": "object",
                             "additionalProperties": False,
-                            "required": ["datasets", "reason"],
-                            "properties": {"datasets": _STRINGS, "reason": {"type": "string"}},
+                            "required": ["datasets", "metrics", "reason"],
+                            "properties": {
+                                "datasets": _STRINGS,
+                                "metrics": _STRINGS,
+                                "methods": _STRINGS,
+                                "reason": {"type": "string", "minLength": 1},
+                            },
                         },
                     },
                 },
@@ -199,6 +206,39 @@ class Gap:
 
 
 @dataclass(frozen=True)
+class Sensitivity:
+    """An ablation table whose rows ``template.format(method=...)...`` are a compared method under another reading.
+
+    ``datasets`` maps a compared data set to the one its variants run on (empty when they run on the compared
+    data sets themselves; an ablation of the data's coding runs on a data set of its own, e.g. splice-onehot
+    for splice). A variant explains a value only when it is within tolerance on every compared value of its
+    row at once, or, when ``metrics`` scopes the ablation (with its ``reason``), on every one of those.
+    """
+
+    table: str
+    template: str
+    datasets: tuple[tuple[str, str], ...] = ()
+    metrics: tuple[str, ...] | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class DataDifference:
+    """A known difference of our data from the paper's (``reason``, naming it) and the compared values it causes:
+    the ``metrics`` of the ``datasets`` (of ``methods`` only, when given)."""
+
+    datasets: tuple[str, ...]
+    metrics: tuple[str, ...]
+    reason: str
+    methods: tuple[str, ...] | None = None
+
+    def causes(self, gap: Gap) -> bool:
+        """Whether this difference is declared to cause ``gap``."""
+        methods_match = self.methods is None or gap.method in self.methods
+        return gap.dataset in self.datasets and gap.metric in self.metrics and methods_match
+
+
+@dataclass(frozen=True)
 class Entry:
     """One table or figure of a paper (or a part of one), as the catalogue gives it."""
 
@@ -214,12 +254,10 @@ class Entry:
     compare: tuple[tuple[str, Tolerance], ...] = ()
     reason: str | None = None
     note: str = ""
-    #: (table, variant template, {compared data set: the data set its variants run on}, whole rows); the
-    #: mapping is empty when the variants run on the compared data sets themselves (an ablation of the
-    #: data's coding runs on a data set of its own, e.g. splice-onehot for splice); with whole rows, a
-    #: variant explains a value only when it is within tolerance on every compared value of the row.
-    sensitivity: tuple[tuple[str, str, tuple[tuple[str, str], ...], bool], ...] = ()
-    data_differs: tuple[tuple[tuple[str, ...], str], ...] = ()
+    #: The entry's ablations (:class:`Sensitivity`).
+    sensitivity: tuple[Sensitivity, ...] = ()
+    #: The compared values a known difference of the data causes (:class:`DataDifference`).
+    data_differs: tuple[DataDifference, ...] = ()
     #: (parameter, methods or None for all, the paper's words): grids the paper states; a choice
     #: at their edge follows the paper's protocol and is flagged apart from our too-short grids.
     paper_grids: tuple[tuple[str, tuple[str, ...] | None, str], ...] = ()
@@ -318,6 +356,12 @@ def _check_entry(spec: dict, papers: dict, config: dict, root: Path) -> list[str
             problems.append("sensitivity explains the compared cells of tables; this entry has none")
         if study["table"] not in config["tables"]:
             problems.append(f"unknown sensitivity table {study['table']!r}; tables of the config: {', '.join(config['tables'])}")
+    compared = set(spec.get("compare", {}))
+    for key in ("sensitivity", "data_differs"):
+        for part in spec.get(key, []):
+            unknown = sorted(set(part.get("metrics", [])) - compared)
+            if unknown:
+                problems.append(f"{key} names metrics {unknown} that the entry does not compare ({', '.join(compared)})")
     if "paper_grids" in spec and "tables" not in spec:
         problems.append("paper_grids qualifies the choices counted in tables; this entry has none")
     if "data_differs" in spec and "tables" not in spec:
@@ -362,10 +406,15 @@ def _entry(spec: dict) -> Entry:
         reason=spec.get("reason"),
         note=spec.get("note", ""),
         sensitivity=tuple(
-            (s["table"], s["variants"], tuple(s.get("datasets", {}).items()), s.get("whole_rows", False))
+            Sensitivity(s["table"], s["variants"], tuple(s.get("datasets", {}).items()),
+                        tuple(s["metrics"]) if "metrics" in s else None, s.get("reason", ""))
             for s in spec.get("sensitivity", ())
         ),
-        data_differs=tuple((tuple(d["datasets"]), d["reason"]) for d in spec.get("data_differs", ())),
+        data_differs=tuple(
+            DataDifference(tuple(d["datasets"]), tuple(d["metrics"]), d["reason"],
+                           tuple(d["methods"]) if "methods" in d else None)
+            for d in spec.get("data_differs", ())
+        ),
         paper_runs=tuple(_runs(spec["paper_runs"]).items()) if "paper_runs" in spec else (),
         paper_grids=tuple(
             (g["parameter"], tuple(g["methods"]) if "methods" in g else None, g["quote"]) for g in spec.get("paper_grids", ())
