@@ -1,5 +1,6 @@
-"""Claim checks and verdicts on synthetic records where a claim holds, fails or cannot tell; the claims
-catalogue's errors; REPRODUCTION.md's Claims section; and the committed catalogue against the config."""
+"""Claim checks and verdicts on synthetic records where a claim holds, fails or cannot tell (within noise, a run
+stopped at a limit, an item not reproduced); what a contradiction rests on; the claims catalogue's errors;
+REPRODUCTION.md's Claims section; and the committed catalogue against the config."""
 
 import json
 
@@ -10,12 +11,16 @@ import yaml
 
 from mkbench.exceptions import ConfigError
 from mkbench.harness.claim_checks import Comparison, MissingRecords, run_check
-from mkbench.harness.claims import Claim, item_status, judge, load_claims, rebuild_command
+from mkbench.harness.catalogue import Gap, Tolerance
+from mkbench.harness.claim_guards import ItemState
+from mkbench.harness.claim_report import rebuild_command
+from mkbench.harness.claims import Claim, item_status, judge, load_claims
 from mkbench.harness.config import load_config
 from mkbench.harness.catalogue import load_catalogue
 from mkbench.harness.reproduction import build_reproduction
 
 from .conftest import ROOT
+from .test_reproduction import _table
 
 SPLITS = 6
 
@@ -79,13 +84,20 @@ def test_a_difference_within_two_standard_errors_is_inconclusive(tmp_path):
     assert judge(_claim(BELOW), tmp_path).verdict == "inconclusive"
 
 
-def test_ratio_of_means_with_two_sided_bounds(tmp_path):
-    _summary(tmp_path, "exp", _runs("ours", [1.0, 3.0]) + _runs("theirs", [2.2, 2.2]))
+def test_ratio_of_means_with_two_sided_bounds_and_its_standard_error(tmp_path):
+    ours = [1.0, 3.0, 1.9, 2.1]
+    _summary(tmp_path, "exp", _runs("ours", ours) + _runs("theirs", [1.1 * v for v in ours]))
     check = {**BELOW, "statistic": "ratio", "at_least": 1 / 1.15, "at_most": 1.15}
     (comparison,) = run_check(check, tmp_path)
-    assert comparison.value == pytest.approx(2.2 / 2.0) and comparison.holds
-    _summary(tmp_path, "exp", _runs("ours", [1.0, 3.0]) + _runs("theirs", [2.5, 2.5]))
+    assert comparison.value == pytest.approx(1.1) and comparison.holds and comparison.se == pytest.approx(0)
+    assert judge(_claim(check), tmp_path).verdict == "holds"
+    _summary(tmp_path, "exp", _runs("ours", ours) + _runs("theirs", [1.3 * v for v in ours]))
     assert judge(_claim(check), tmp_path).verdict == "contradicted"
+    # 1.3 on average, but the runs disagree: the delta-method error puts 1.15 within noise
+    _summary(tmp_path, "exp", _runs("ours", ours) + _runs("theirs", [1.0, 6.0, 1.5, 1.9]))
+    (noisy,) = run_check(check, tmp_path)
+    assert noisy.value == pytest.approx(10.4 / 8.0) and noisy.within_noise
+    assert judge(_claim(check), tmp_path).verdict == "inconclusive"
 
 
 def test_summed_metric_groups_and_a_threshold_on_one_method(tmp_path):
@@ -190,7 +202,8 @@ def _write(tmp_path, claims):
 
 
 def _spec(**extra):
-    return {"id": "p-one", "paper": "p", "where": "§1", "quote": "q", "claim": "c", "evidence": "e", **extra}
+    rule = {"rule": "direction"} if "check" in extra else {}
+    return {"id": "p-one", "paper": "p", "where": "§1", "quote": "q", "claim": "c", "evidence": "e", **rule, **extra}
 
 
 @pytest.mark.parametrize(
@@ -205,6 +218,11 @@ def _spec(**extra):
         ([_spec(check={k: v for k, v in BELOW.items() if k != "at_least"})], "at_least"),
         ([_spec(check={**BELOW, "source": "history"})], "reduce"),
         ([_spec(id="Bad Id", check=BELOW)], "Bad Id"),
+        ([{k: v for k, v in _spec(check=BELOW).items() if k != "rule"}], "its check needs a rule"),
+        ([_spec(check=BELOW, rule="intensifier")], "rule intensifier needs a ratio with at_least 2"),
+        ([_spec(check={**BELOW, "at_least": 0.005})], "rule direction needs one bound of 0"),
+        ([_spec(check=BELOW, rule={"factor": "3000 / 255"})], r"rule factor 3000 / 255 needs at_least 9.41"),
+        ([_spec(check=BELOW, rule="sometimes")], "sometimes"),
     ],
 )
 def test_bad_catalogues_name_the_problem(tmp_path, claims, message):
@@ -229,7 +247,7 @@ def test_a_figure_with_claims_is_judged_by_them_in_reproduction_md(tmp_path):
     rows = {line.split("|")[1].strip(): line for line in text.splitlines() if line.startswith("| Figure")}
     assert "| claims: 1 holds, 1 inconclusive |" in rows["Figure 1"].replace("  ", "")
     assert "| drawn " in rows["Figure 2"]  # no claim on it
-    assert "2 claims: 1 holds, 1 inconclusive." in text
+    assert "2 claims: 1 holds, 1 inconclusive; 0 of the verdicts are fragile" in text
     assert "| p       | 2: 1 holds, 0 contradicted, 1 inconclusive |" in text  # the paper's row in "Does each paper hold up?"
     assert "Summary: 1 judged by their claims, 1 drawn." in text
     assert "### p-one" in text and "- **Verdict**: **holds**" in text
@@ -261,8 +279,8 @@ def test_the_committed_claims_catalogue_is_valid_and_every_claim_is_decidable():
 
 def test_trend_is_spearman_rho_of_the_size_of_the_difference_along_the_last_group(tmp_path):
     rows = []
-    for l, gap in ((10, 0.05), (50, -0.03), (100, 0.01), (500, 0.0)):  # sizes 0.05, 0.03, 0.01, 0: falling
-        rows += _runs("ours", [0.2, 0.3], n_train=l) + _runs("theirs", [0.2 + gap, 0.3 + gap], n_train=l)
+    for n, gap in ((10, 0.05), (50, -0.03), (100, 0.01), (500, 0.0)):  # sizes 0.05, 0.03, 0.01, 0: falling
+        rows += _runs("ours", [0.2, 0.3], n_train=n) + _runs("theirs", [0.2 + gap, 0.3 + gap], n_train=n)
     _summary(tmp_path, "exp", rows)
     check = {**BELOW, "by": ["dataset", "n_train"], "statistic": "trend", "at_least": None, "at_most": -0.5}
     del check["at_least"]
@@ -285,3 +303,103 @@ def test_a_bench_claim_rebuilds_without_the_machines_mirror(tmp_path):
     assert rebuild_command(claim, tmp_path) == "python benchmarks/x.py --sizes 1 2 --json results/bench/x.json"
     claim.check["bench"] = "missing"
     assert rebuild_command(claim, tmp_path) == "snakemake bench --cores 1"
+
+
+# --- what our records cannot decide, and what a contradiction rests on --------------------------------
+
+
+def _stopped(root, statuses, n_iter=50):
+    """A history of two methods on three splits, their curve ending lower for 'fast', and a summary giving
+    each run's stopping status: ``statuses[method]`` is "optimal", "max_iter" or "time_limit"."""
+    _history(root, "exp", {(m, split): ys for split in range(3)
+                           for m, ys in (("slow", [10, 6, 4, 3, 2.9]), ("fast", [10, 3, 2.9, 2.8, 2.8]))})
+    _summary(root, "exp", [{"dataset": "d1", "method": m, "seed": 0, "split": split, "param": "default",
+                            "status": "optimal", "cg_status": status, "n_iter": n_iter}
+                           for m, status in statuses.items() for split in range(3)])
+
+
+REACH = {"source": "history", "experiment": "exp", "metric": "objective", "reduce": "reach", "a": "fast",
+         "b": "slow", "statistic": "ratio", "at_least": 1}
+
+
+def test_a_run_stopped_at_a_limit_cannot_decide_a_claim_about_the_end_of_a_run(tmp_path):
+    _stopped(tmp_path, {"fast": "optimal", "slow": "optimal"})
+    assert judge(_claim(REACH), tmp_path).verdict == "holds"
+    _stopped(tmp_path, {"fast": "optimal", "slow": "time_limit"}, n_iter=609)
+    cut = judge(_claim(REACH), tmp_path)
+    assert cut.verdict == "inconclusive"
+    assert cut.why == ("a run stopped at a limit cannot decide a claim about the end of a run: slow stopped at its "
+                       "time limit in 3 of 3 runs after 609 iterations (the comparisons alone: holds)")
+    # an iteration limit the paper fixes for a method is its protocol; a time limit never is
+    _stopped(tmp_path, {"fast": "max_iter", "slow": "optimal"})
+    assert "fast stopped at its iteration limit" in judge(_claim(REACH), tmp_path).why
+    fixed = Claim(**{**_claim(REACH).__dict__, "iterations": {"fast": "§1: 'we ran 5 iterations'"}})
+    assert judge(fixed, tmp_path).verdict == "holds"
+    # a value at a given x does not read the end of the run
+    _stopped(tmp_path, {"fast": "time_limit", "slow": "time_limit"})
+    at = {**REACH, "reduce": "at", "at": 2, "statistic": "difference", "at_least": 0}
+    assert judge(_claim(at), tmp_path).verdict == "holds"
+
+
+def _state(not_reproduced, gaps=()):
+    return ItemState(not_reproduced, "not reproduced (1 of 27 values within tolerance)" if not_reproduced else "ok",
+                     tuple(gaps))
+
+
+def test_a_claim_on_an_item_that_is_not_reproduced_is_inconclusive_unless_about_its_protocol(tmp_path):
+    _summary(tmp_path, "exp", _runs("ours", [0.1, 0.12, 0.11]) + _runs("theirs", [0.2, 0.21, 0.22]))
+    claim = Claim(**{**_claim(BELOW).__dict__, "items": ("Table 1",)})
+    assert judge(claim, tmp_path, {("p", "Table 1"): _state(False)}).verdict == "holds"
+    verdict = judge(claim, tmp_path, {("p", "Table 1"): _state(True)})
+    assert verdict.verdict == "inconclusive" and verdict.why.startswith(
+        "judged on an item that is not reproduced: Table 1: not reproduced (1 of 27")
+    assert verdict.why.endswith("(the comparisons alone: holds)")
+    about = Claim(**{**claim.__dict__, "about_protocol": "the claim is that LP (4) collapses"})
+    assert judge(about, tmp_path, {("p", "Table 1"): _state(True)}).verdict == "holds"
+
+
+def test_a_contradiction_resting_on_a_baseline_far_from_the_papers_says_so(tmp_path):
+    # the claim: theirs is worse (higher) than ours; ours is far below the paper's value of ours
+    _summary(tmp_path, "exp", _runs("ours", [0.30, 0.31, 0.32]) + _runs("theirs", [0.2, 0.21, 0.22]))
+    claim = Claim(**{**_claim(BELOW).__dict__, "items": ("Table 1",)})
+    tolerance = Tolerance.parse(0.02)
+    near = [Gap("d1", "ours", "test_error", 0.31, 0.30, tolerance), Gap("d1", "theirs", "test_error", 0.21, 0.22, tolerance)]
+    plain = judge(claim, tmp_path, {("p", "Table 1"): _state(False, near)})
+    assert plain.verdict == "contradicted" and plain.why == "1 of 1 comparisons miss the threshold"
+    far = [near[0], Gap("d1", "theirs", "test_error", 0.21, 0.40, tolerance)]
+    verdict = judge(claim, tmp_path, {("p", "Table 1"): _state(False, far)})
+    assert verdict.verdict == "contradicted"
+    assert verdict.why == ("1 of 1 comparisons miss the threshold; d1, theirs − ours rests on our theirs deviating "
+                           "from the paper's theirs on d1: test_error 0.21 against the paper's 0.4, beyond the "
+                           "tolerance 0.02")
+
+
+def test_a_single_run_has_no_uncertainty_and_says_so(tmp_path):
+    _summary(tmp_path, "exp", _runs("ours", [0.1]) + _runs("theirs", [0.05]))
+    (comparison,) = run_check(BELOW, tmp_path)
+    assert np.isnan(comparison.se) and not comparison.within_noise
+    assert str(comparison) == "d1, theirs − ours: -0.05 (one run: no uncertainty) (needs >= 0)"
+    assert judge(_claim(BELOW), tmp_path).verdict == "contradicted"
+
+
+def test_a_figure_that_runs_a_tables_protocol_shares_its_reproduction(tmp_path):
+    """Figure 1 follows Table 1's protocol (catalogue key protocol); Table 1 is not reproduced, so the claim
+    on Figure 1 is inconclusive in REPRODUCTION.md; a protocol that is no item with tables is an error."""
+    config = {"experiments": {"exp": {"paper": "p"}}, "tables": {"tab": {"experiment": "exp", "metrics": ["test_error"]}},
+              "figures": {"fig": {"experiment": "exp"}}}
+    (tmp_path / "results" / "figures").mkdir(parents=True)
+    (tmp_path / "results" / "figures" / "fig.png").write_bytes(b"png")
+    _table(tmp_path, "tab", {("d1", "ours"): {"test_error": [0.5]}}, {("d1", "ours", "test_error"): 0.1})
+    _summary(tmp_path, "exp", _runs("ours", [0.1, 0.12, 0.11]) + _runs("theirs", [0.2, 0.21, 0.22]))
+    _write(tmp_path, [_spec(items=["Figure 1"], check=BELOW)])
+    items = [{"paper": "p", "item": "Table 1", "shows": "s", "tables": ["tab"], "compare": {"test_error": 0.02}},
+             {"paper": "p", "item": "Figure 1", "shows": "s", "figures": ["fig"], "protocol": "Table 1"}]
+    catalogue = tmp_path / "reproduction.yaml"
+    catalogue.write_text(yaml.safe_dump({"papers": {"p": {"citation": "P. Author"}}, "items": items}))
+    text = build_reproduction(config, catalogue, root=tmp_path)
+    assert ("- **Verdict**: **inconclusive** (judged on an item that is not reproduced: Figure 1: runs the protocol "
+            "of Table 1, not reproduced (0 of 1 values within tolerance) (the comparisons alone: holds))") in text
+    items[1]["protocol"] = "Figure 9"
+    catalogue.write_text(yaml.safe_dump({"papers": {"p": {"citation": "P. Author"}}, "items": items}))
+    with pytest.raises(ConfigError, match="its protocol 'Figure 9' is no item of p with tables"):
+        build_reproduction(config, catalogue, root=tmp_path)

@@ -92,6 +92,21 @@ def test_a_gap_outside_tolerance_deviates_and_the_largest_is_named_with_its_row(
     assert "n_support +50.0% (tolerance 25%): ours 150 vs paper 100, d2 / m1" in result.by_metric
 
 
+def test_fewer_than_half_within_tolerance_or_noise_is_not_reproduced(tmp_path):
+    # d1 within tolerance; d2 and d3 outside; with the paper's 5 runs d2 (0.15 vs 0.10 +- 0.05) is within noise
+    ours = {("d1", "m1"): [0.10] * 5, ("d2", "m1"): [0.11, 0.19, 0.15, 0.13, 0.17], ("d3", "m1"): [0.5] * 5}
+    rows = [{"dataset": d, "method": m, "status": "optimal", "test_error": v} for (d, m), vs in ours.items() for v in vs]
+    reference = pd.DataFrame([{"paper": "p", "table": "T", "dataset": d, "method": "m1", "metric": "test_error",
+                               "mean": 0.10, "std": 0.05, "unit": "", "note": ""} for d in ("d1", "d2", "d3")])
+    (tmp_path / "results" / "tables").mkdir(parents=True)
+    write_table(pd.DataFrame(rows), ["test_error"], tmp_path / "results" / "tables" / "tab-a", caption="A",
+                reference=reference)
+    [alone] = _assess_all(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02})])
+    assert alone.status == "not reproduced (1 of 3 values within tolerance)" and alone.not_reproduced
+    [noisy] = _assess_all(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02}, paper_runs=5)])
+    assert noisy.status == "deviates (1 of 3 values within tolerance, 1 within noise)" and not noisy.not_reproduced
+
+
 def test_fit_seconds_never_decide_when_not_compared(tmp_path):
     _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.1], "fit_seconds": [500.0]}},
            {("d1", "m1", "test_error"): 0.1, ("d1", "m1", "fit_seconds"): 1.0})
@@ -117,7 +132,7 @@ def test_rows_select_datasets_and_methods_by_glob(tmp_path):
              _item(item="bottom", tables=["tab-a"], rows={"methods": ["l1-*"]}, compare={"test_error": 0.02})]
     top, bottom = _assess_all(tmp_path, items)
     assert top.status == "reproduced (1 of 1 values within tolerance)"
-    assert bottom.status == "deviates (0 of 1 values within tolerance)" and "d1 / l1-a" in bottom.gap
+    assert bottom.status == "not reproduced (0 of 1 values within tolerance)" and "d1 / l1-a" in bottom.gap
 
 
 def test_failed_runs_are_counted_in_the_status(tmp_path):
@@ -183,7 +198,7 @@ def test_markdown_lists_every_entry_by_paper_with_its_rebuild_command(tmp_path):
     assert "## pa: A. Author, Paper A" in text and "## pb: B. Author, Paper B" in text
     assert "`snakemake --cores 8 results/tables/tab-a.md`" in text
     assert "- Table 1: one seed" in text and "a \\| b" in text  # a pipe in a cell is escaped
-    assert "Summary: 1 deviates, 1 not reproducible." in text
+    assert "Summary: 1 not reproduced, 1 not reproducible." in text
     # configured but in no entry: listed apart
     assert "## Also built (not in the papers)" in text and "table `tab-b`" in text and "figure `fig-a`" in text
 

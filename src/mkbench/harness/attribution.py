@@ -82,7 +82,7 @@ def _explaining(study: Sensitivity, rows: pd.DataFrame, gap: Gap, gaps: list[Gap
     scope = f" (scoped to {', '.join(study.metrics)}: {study.reason})" if study.metrics is not None else ""
     found = []
     for method, values in mine.groupby("method", sort=False):
-        value = dict(zip(values["metric"], values["ours_mean"].astype(float)))
+        value = dict(zip(values["metric"], values["ours_mean"].astype(float), strict=True))
         if all(g.metric in value and _within(g, value[g.metric]) for g in row):
             found.append(f"{method} {value[gap.metric]:.4g}{scope}")
     return found
@@ -114,9 +114,11 @@ def describe(attributions: list[Attribution], most: int | None = None) -> list[s
         if not cells:
             continue
         if kind == KINDS[2]:
-            groups = {reason: [a for a in cells if a.detail == reason] for reason in dict.fromkeys(a.detail for a in cells)}
+            reasons = dict.fromkeys(a.detail for a in cells)
+            groups = {reason: [a for a in cells if a.detail == reason] for reason in reasons}
             shown = "; ".join(f"{reason}: " + ", ".join(str(a) for a in group) for reason, group in groups.items())
         else:
-            shown = "; ".join(str(a) for a in cells[:most]) + ("; ..." if most is not None and len(cells) > most else "")
+            more = "; ..." if most is not None and len(cells) > most else ""
+            shown = "; ".join(str(a) for a in cells[:most]) + more
         lines.append(f"{kind}: {len(cells)} ({shown})")
     return lines

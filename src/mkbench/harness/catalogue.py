@@ -19,124 +19,10 @@ from typing import Any
 
 
 from ..exceptions import ConfigError
+from .catalogue_schema import REASONS, SCHEMA as _SCHEMA
 from .config import check_schema, read_yaml
 
-#: Why an item cannot be rebuilt; an entry without targets gives one of these.
-REASONS = ("data not public", "features not available", "not configured yet")
-
-_STRINGS = {"type": "array", "minItems": 1, "items": {"type": "string"}}
-_SCHEMA = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["papers", "items"],
-    "properties": {
-        "papers": {
-            "type": "object",
-            "minProperties": 1,
-            "additionalProperties": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["citation"],
-                "properties": {
-                    "citation": {"type": "string"},
-                    "text": {"type": "string"},
-                    "verdict": {"type": "string"},
-                },
-            },
-        },
-        "items": {
-            "type": "array",
-            "minItems": 1,
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["paper", "item", "shows"],
-                "properties": {
-                    "paper": {"type": "string"},
-                    "item": {"type": "string"},
-                    "shows": {"type": "string"},
-                    "note": {"type": "string"},
-                    "tables": _STRINGS,
-                    "figures": _STRINGS,
-                    "script": {
-                        "type": "object",
-                        "additionalProperties": False,
-                        "required": ["command", "outputs"],
-                        "properties": {
-                            "command": {"type": "string", "pattern": r"^python \S+\.py"},
-                            "outputs": _STRINGS,
-                        },
-                    },
-                    "rows": {
-                        "type": "object",
-                        "additionalProperties": False,
-                        "minProperties": 1,
-                        "properties": {"datasets": _STRINGS, "methods": _STRINGS},
-                    },
-                    "compare": {
-                        "type": "object",
-                        "minProperties": 1,
-                        "additionalProperties": {
-                            "anyOf": [
-                                {"type": "number", "exclusiveMinimum": 0},
-                                {"type": "string", "pattern": r"^[0-9]+(\.[0-9]+)?%$"},
-                            ]
-                        },
-                    },
-                    "reason": {"enum": list(REASONS)},
-                    "sensitivity": {
-                        "type": "array",
-                        "minItems": 1,
-                        "items": {
-                            "type": "object",
-                            "additionalProperties": False,
-                            "required": ["table", "variants"],
-                            "dependentRequired": {"metrics": ["reason"], "reason": ["metrics"]},
-                            "properties": {
-                                "table": {"type": "string"},
-                                "variants": {"type": "string", "pattern": r"^\{method\}.+$"},
-                                "datasets": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
-                                "metrics": _STRINGS,
-                                "reason": {"type": "string", "minLength": 1},
-                            },
-                        },
-                    },
-                    "paper_runs": {
-                        "oneOf": [
-                            {"type": "integer", "minimum": 2},
-                            {"type": "object", "minProperties": 1, "additionalProperties": {"type": "integer", "minimum": 2}},
-                        ]
-                    },
-                    "paper_grids": {
-                        "type": "array",
-                        "minItems": 1,
-                        "items": {
-                            "type": "object",
-                            "additionalProperties": False,
-                            "required": ["parameter", "quote"],
-                            "properties": {"parameter": {"type": "string"}, "methods": _STRINGS, "quote": {"type": "string"}},
-                        },
-                    },
-                    "data_differs": {
-                        "type": "array",
-                        "minItems": 1,
-                        "items": {
-                            "type": "object",
-                            "additionalProperties": False,
-                            "required": ["datasets", "metrics", "reason"],
-                            "properties": {
-                                "datasets": _STRINGS,
-                                "metrics": _STRINGS,
-                                "methods": _STRINGS,
-                                "reason": {"type": "string", "minLength": 1},
-                            },
-                        },
-                    },
-                },
-            },
-        },
-    },
-}
+__all__ = ["REASONS", "DataDifference", "Entry", "Gap", "Sensitivity", "Tolerance", "load_catalogue"]
 
 
 @dataclass(frozen=True)
@@ -254,6 +140,11 @@ class Entry:
     compare: tuple[tuple[str, Tolerance], ...] = ()
     reason: str | None = None
     note: str = ""
+    #: One sentence: what the item found (the opening of its section in REPRODUCTION.md).
+    finding: str = ""
+    #: The item whose protocol this one's runs follow (a figure drawn from a table's setup): a claim on this
+    #: item is judged on that protocol, and is inconclusive when that item is not reproduced.
+    protocol: str | None = None
     #: The entry's ablations (:class:`Sensitivity`).
     sensitivity: tuple[Sensitivity, ...] = ()
     #: The compared values a known difference of the data causes (:class:`DataDifference`).
@@ -319,6 +210,12 @@ def load_catalogue(
             entries.append(_entry(spec))
     seen = Counter((entry.paper, entry.item) for entry in entries)
     problems += [f"  {paper} {item!r} is listed {n} times" for (paper, item), n in seen.items() if n > 1]
+    tabled = {(entry.paper, entry.item) for entry in entries if entry.tables}
+    problems += [
+        f"  {entry.paper} {entry.item!r}: its protocol {entry.protocol!r} is no item of {entry.paper} with tables"
+        for entry in entries
+        if entry.protocol and (entry.paper, entry.protocol) not in tabled
+    ]
     if problems:
         raise ConfigError(f"invalid reproduction catalogue {os.fspath(path)!r}:\n" + "\n".join(problems))
     return raw["papers"], entries
@@ -355,13 +252,17 @@ def _check_entry(spec: dict, papers: dict, config: dict, root: Path) -> list[str
         if "tables" not in spec:
             problems.append("sensitivity explains the compared cells of tables; this entry has none")
         if study["table"] not in config["tables"]:
-            problems.append(f"unknown sensitivity table {study['table']!r}; tables of the config: {', '.join(config['tables'])}")
+            problems.append(
+                f"unknown sensitivity table {study['table']!r}; tables of the config: {', '.join(config['tables'])}"
+            )
     compared = set(spec.get("compare", {}))
     for key in ("sensitivity", "data_differs"):
         for part in spec.get(key, []):
             unknown = sorted(set(part.get("metrics", [])) - compared)
             if unknown:
-                problems.append(f"{key} names metrics {unknown} that the entry does not compare ({', '.join(compared)})")
+                problems.append(
+                    f"{key} names metrics {unknown} that the entry does not compare ({', '.join(compared)})"
+                )
     if "paper_grids" in spec and "tables" not in spec:
         problems.append("paper_grids qualifies the choices counted in tables; this entry has none")
     if "data_differs" in spec and "tables" not in spec:
@@ -378,10 +279,13 @@ def _check_entry(spec: dict, papers: dict, config: dict, root: Path) -> list[str
             owner = paper_of(config, kind, name)
             if owner not in (None, spec["paper"]):
                 problems.append(f"{kind[:-1]} {name!r} is drawn from an experiment of paper {owner!r}")
-    metrics = {m for name in spec.get("tables", []) if name in config["tables"] for m in config["tables"][name]["metrics"]}
+    tables = [config["tables"][name] for name in spec.get("tables", []) if name in config["tables"]]
+    metrics = {m for table in tables for m in table["metrics"]}
     for metric in spec.get("compare", {}):
         if metrics and metric not in metrics:
-            problems.append(f"compare metric {metric!r} is in none of its tables; their metrics: {', '.join(sorted(metrics))}")
+            problems.append(
+                f"compare metric {metric!r} is in none of its tables; their metrics: {', '.join(sorted(metrics))}"
+            )
     if "script" in spec:
         script = shlex.split(spec["script"]["command"])[1]
         if not (root / script).is_file():
@@ -405,6 +309,8 @@ def _entry(spec: dict) -> Entry:
         compare=tuple((metric, Tolerance.parse(tol)) for metric, tol in spec.get("compare", {}).items()),
         reason=spec.get("reason"),
         note=spec.get("note", ""),
+        finding=spec.get("finding", ""),
+        protocol=spec.get("protocol"),
         sensitivity=tuple(
             Sensitivity(s["table"], s["variants"], tuple(s.get("datasets", {}).items()),
                         tuple(s["metrics"]) if "metrics" in s else None, s.get("reason", ""))
@@ -417,7 +323,8 @@ def _entry(spec: dict) -> Entry:
         ),
         paper_runs=tuple(_runs(spec["paper_runs"]).items()) if "paper_runs" in spec else (),
         paper_grids=tuple(
-            (g["parameter"], tuple(g["methods"]) if "methods" in g else None, g["quote"]) for g in spec.get("paper_grids", ())
+            (g["parameter"], tuple(g["methods"]) if "methods" in g else None, g["quote"])
+            for g in spec.get("paper_grids", ())
         ),
     )
 

@@ -16,18 +16,20 @@ threshold the claim implies.
     a given x. ``reach`` compares two methods' curves: the x at which each first
     gets to the worse of their two final values.
 ``bench``
-    ``results/bench/<name>.json``, a benchmark record: values read by key paths.
+    ``results/bench/<name>.json``, a benchmark record: values read by key paths (one
+    measurement each), or the log-log slope of one of its series (``{series: label}``).
 
 A run of a grid setting is named ``method@param`` (``mark-l-C@C=1.0``), unless
 the check selects one setting per split (``select: validation_error``).
 With two methods (``a``, the subject of the claim, and ``b``, the one it is set
 against) a comparison is ``b - a`` paired over the runs both have (same data set,
-seed and split; statistic ``difference``) or ``mean(b) / mean(a)`` (``ratio``);
-``trend`` is Spearman's rho between the last grouping field and the size of the
-groups' mean differences (does the difference shrink as the field grows?).
-With one method it is that method's mean value. Each comparison must be
-``>= at_least``, ``<= at_most``, or both. A difference whose distance to a
-threshold is under two standard errors of the paired mean is *within noise*.
+seed and split; statistic ``difference``), ``mean(b) / mean(a)`` over the same runs
+(``ratio``), or ``trend``, Spearman's rho between the last grouping field and the size
+of the groups' mean differences (does the difference shrink as the field grows?).
+With one method it is that method's mean value. Each carries its standard error
+(:mod:`mkbench.harness.claim_statistics`). Each comparison must be ``>= at_least``,
+``<= at_most``, or both; one whose distance to a threshold is under two standard
+errors is *within noise*.
 
 This module reads files and computes; it never runs a method.
 """
@@ -35,18 +37,18 @@ This module reads files and computes; it never runs a method.
 from __future__ import annotations
 
 import json
-import math
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import spearmanr
 
 from ..exceptions import ConfigError
+from .claim_statistics import Comparison, difference, loglog_slope, mean_se, ratio, trend
 from .selection import select_by
+
+__all__ = ["REDUCTIONS", "RUN_KEYS", "Comparison", "MissingRecords", "run_check"]
 
 #: What identifies one run across methods: two methods are paired on these.
 RUN_KEYS = ["dataset", "seed", "split"]
@@ -57,43 +59,6 @@ REDUCTIONS = ("final", "min", "mean", "rise", "tail_drop", "at", "reach")
 
 class MissingRecords(Exception):
     """The records a check needs are not on disk (the experiment was not run yet)."""
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """One number set against the claim's threshold.
-
-    ``label`` names the group (e.g. ``"mnist-odd-even, cgboost-l2-L+Q"``), ``value``
-    is the statistic, ``se`` its standard error (NaN when it has none), ``n`` the
-    number of paired runs behind it.
-    """
-
-    label: str
-    value: float
-    se: float
-    n: int
-    at_least: float | None = None
-    at_most: float | None = None
-
-    @property
-    def holds(self) -> bool:
-        return (self.at_least is None or self.value >= self.at_least) and (
-            self.at_most is None or self.value <= self.at_most
-        )
-
-    @property
-    def within_noise(self) -> bool:
-        """Closer to a threshold than two standard errors: the runs cannot tell."""
-        bounds = [b for b in (self.at_least, self.at_most) if b is not None]
-        return math.isfinite(self.se) and min(abs(self.value - b) for b in bounds) < 2 * self.se
-
-    def __str__(self) -> str:
-        se = f" ± {self.se:.2g}" if math.isfinite(self.se) else ""
-        if self.at_least is not None and self.at_most is not None:
-            needs = f"in [{self.at_least:g}, {self.at_most:g}]"
-        else:
-            needs = f">= {self.at_least:g}" if self.at_least is not None else f"<= {self.at_most:g}"
-        return f"{self.label}: {self.value:.4g}{se} (needs {needs})"
 
 
 def run_check(check: dict[str, Any], root: str | os.PathLike = ".") -> list[Comparison]:
@@ -113,7 +78,7 @@ def run_check(check: dict[str, Any], root: str | os.PathLike = ".") -> list[Comp
     groups = check.get("by", ["dataset"])
     bounds = {key: check[key] for key in ("at_least", "at_most") if key in check}
     if "b" not in check:
-        return [_single(label, frame["a"], bounds) for label, frame in _grouped(values, groups)]
+        return [_single(label, frame, bounds, check["a"]) for label, frame in _grouped(values, groups)]
     comparisons = []
     for b in _as_list(check["b"]):
         paired = values[["a", b]].dropna()
@@ -124,7 +89,7 @@ def run_check(check: dict[str, Any], root: str | os.PathLike = ".") -> list[Comp
             continue
         for label, frame in _grouped(paired, groups):
             operator = " / " if check.get("statistic") == "ratio" else " − "
-            comparisons.append(_pair(f"{label}{b}{operator}{check['a']}", frame["a"], frame[b], check, bounds))
+            comparisons.append(_pair(f"{label}{b}{operator}{check['a']}", frame, b, check, bounds))
     return comparisons
 
 
@@ -259,51 +224,63 @@ def _grouped(values: pd.DataFrame, groups: list[str]):
         yield "".join(f"{part}, " for part in label), frame
 
 
-def _single(label: str, values: pd.Series, bounds: dict) -> Comparison:
-    values = values.dropna()
+def _datasets(frame: pd.DataFrame) -> tuple[str, ...]:
+    """The data sets of a group's runs."""
+    return tuple(sorted(map(str, frame.index.get_level_values("dataset").unique())))
+
+
+def _single(label: str, frame: pd.DataFrame, bounds: dict, method: str) -> Comparison:
+    values = frame["a"].dropna()
     if values.empty:
         raise MissingRecords(f"no value for {label.rstrip(', ')}")
-    se = values.std(ddof=1) / math.sqrt(len(values)) if len(values) > 1 else math.nan
-    return Comparison(label.rstrip(", ") or "all runs", float(values.mean()), float(se), len(values), **bounds)
+    value, se = mean_se(values.to_numpy())
+    return Comparison(label.rstrip(", ") or "all runs", value, se, len(values), **bounds, methods=(method,),
+                      datasets=_datasets(frame))
 
 
-def _pair(label: str, a: pd.Series, b: pd.Series, check: dict, bounds: dict) -> Comparison:
+def _pair(label: str, frame: pd.DataFrame, b: str, check: dict, bounds: dict) -> Comparison:
     statistic = check.get("statistic", "difference")
-    if statistic == "difference":
-        diff = b - a
-        se = diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else math.nan
-        return Comparison(label, float(diff.mean()), float(se), len(diff), **bounds)
-    if statistic == "ratio":
-        return Comparison(label, float(b.mean() / a.mean()), math.nan, len(a), **bounds)
-    raise ConfigError(f"unknown statistic {statistic!r}; statistics: difference, ratio, trend")
+    if statistic not in ("difference", "ratio"):
+        raise ConfigError(f"unknown statistic {statistic!r}; statistics: difference, ratio, trend")
+    value, se = (difference if statistic == "difference" else ratio)(frame["a"].to_numpy(), frame[b].to_numpy())
+    return Comparison(label, value, se, len(frame), **bounds, methods=(check["a"], b), datasets=_datasets(frame))
 
 
 def _trend(paired: pd.DataFrame, b: str, check: dict, groups: list[str], bounds: dict) -> Comparison:
     """Spearman's rho between the last ``by`` field and the size ``|mean(b - a)|`` of each group's difference.
 
     A negative rho: the difference between the two methods shrinks as that field
-    (e.g. the number of labelled points) grows.
+    (e.g. the number of labelled points) grows. Its standard error is a seeded bootstrap of the runs.
     """
     if not groups:
         raise ConfigError("statistic trend needs `by` to end with the field the trend runs along (e.g. n_train)")
     along = groups[-1]
-    sizes = (paired[b] - paired["a"]).groupby(level=along).mean().abs()
-    rho = spearmanr(sizes.index.to_numpy(float), sizes.to_numpy()).statistic
-    shown = ", ".join(f"{k:g}: {v:.3g}" for k, v in sizes.items())
-    return Comparison(f"rho of |{b} − {check['a']}| against {along} ({shown})", float(rho), math.nan, len(sizes), **bounds)
+    diffs = (paired[b] - paired["a"]).groupby(level=along)
+    levels = list(diffs.groups)
+    rho, se = trend(np.array(levels, dtype=float), [diffs.get_group(k).to_numpy() for k in levels])
+    shown = ", ".join(f"{k:g}: {v:.3g}" for k, v in diffs.mean().abs().items())
+    label = f"rho of |{b} − {check['a']}| against {along} ({shown})"
+    return Comparison(label, rho, se, len(levels), **bounds, methods=(check["a"], b), datasets=_datasets(paired))
 
 
 def _bench(check: dict[str, Any], root: Path) -> list[Comparison]:
+    """A benchmark record's values: one measured number each (a key path: one run, no uncertainty), or the
+    log-log slope of a series (``{series: label}``) with its standard error."""
     path = root / "results" / "bench" / f"{check['bench']}.json"
     if not path.exists():
         raise MissingRecords(f"{path.relative_to(root)} is missing")
     with open(path, encoding="utf-8") as fh:
         record = json.load(fh)
     bounds = {key: check[key] for key in ("at_least", "at_most") if key in check}
-    return [
-        Comparison(label, float(_lookup(record, keys, path)), math.nan, 1, **bounds)
-        for label, keys in check["values"].items()
-    ]
+    out = []
+    for label, keys in check["values"].items():
+        if isinstance(keys, dict):
+            series = _lookup(record, ["series", {"label": keys["series"]}], path)
+            slope, se = loglog_slope(series["sizes"], series["seconds"])
+            out.append(Comparison(label, slope, se, len(series["sizes"]), **bounds))
+        else:
+            out.append(Comparison(label, float(_lookup(record, keys, path)), float("nan"), 1, **bounds))
+    return out
 
 
 def _lookup(record: Any, keys: list, path: Path) -> Any:

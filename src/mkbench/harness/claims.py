@@ -1,10 +1,11 @@
 """The papers' claims about their results, and our verdict on each.
 
 The catalogue ``config/claims.yaml`` lists every claim the five papers make about
-their experiments: the paper's words (``quote``), a testable restatement with the
-threshold the words imply (``claim``), the paper's own evidence, and a ``check``
-(:mod:`mkbench.harness.claim_checks`) that computes the deciding numbers from our records.
-A claim that no record of ours can decide gives a ``reason`` instead.
+their experiments: the paper's words (``quote``), a testable restatement (``claim``), the
+``rule`` that turns its words into a threshold (:mod:`mkbench.harness.claim_rules`), the
+paper's own evidence, and a ``check`` (:mod:`mkbench.harness.claim_checks`) that computes
+the deciding statistics, each with its standard error, from our records. A claim that no
+record of ours can decide gives a ``reason`` instead.
 
 Verdicts
 --------
@@ -12,33 +13,36 @@ holds
     Every comparison of the check meets its threshold, none of them within noise.
 contradicted
     At least one comparison misses its threshold by more than two standard errors
-    (or has no standard error: a single measured number).
+    (a single run, which has none, as measured).
 inconclusive
-    The records are not there yet, the claim cannot be judged on our data (the
-    reason is given), or the comparisons that would decide it are within noise.
+    The records are not there yet, the claim cannot be judged on our data (the reason is
+    given), a comparison that would decide it is within noise, a run it reads stopped at a
+    limit, or the item it is judged on is not reproduced (:mod:`mkbench.harness.claim_guards`).
 
-A claim's ``items`` name the tables and figures of ``config/reproduction.yaml``
-that carry it: a figure with claims is judged by them instead of being "drawn".
+Each verdict is also judged under the other readings the claim's words allow; a verdict that
+changes under one of them is *fragile* (:mod:`mkbench.harness.claim_report` shows them). A
+claim's ``items`` name the tables and figures of ``config/reproduction.yaml`` that carry it: a
+figure with claims is judged by them instead of being "drawn".
 """
 
 from __future__ import annotations
 
-import json
-import shlex
 import os
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
-
-from .claim_checks import REDUCTIONS, MissingRecords, run_check
-from .config import check_schema, read_yaml
 from ..exceptions import ConfigError
+from . import claim_rules
+from .claim_checks import REDUCTIONS, MissingRecords, run_check
+from .claim_guards import ItemState, deviating_baselines, truncated_runs, unreproduced_items
+from .claim_statistics import Comparison
+from .config import check_schema, read_yaml
 
 VERDICTS = {
-    "holds": "every comparison that decides the claim meets the threshold the paper's words imply",
+    "holds": "every comparison that decides the claim meets the threshold its rule gives, beyond noise",
     "contradicted": "at least one comparison misses that threshold beyond noise (two standard errors)",
-    "inconclusive": "our records cannot decide it: not run yet, data that differs (reason given), or within noise",
+    "inconclusive": "our records cannot decide it: not run yet, data that differs (reason given), within noise, "
+    "a run stopped at a limit, or judged on an item that is not reproduced",
 }
 
 _NAMES = {"anyOf": [{"type": "string"}, {"type": "array", "minItems": 1, "items": {"type": "string"}}]}
@@ -82,11 +86,39 @@ _CHECK = {
             ["bench", "values"],
             {
                 "bench": {"type": "string"},
-                "values": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "array"}},
+                "values": {
+                    "type": "object",
+                    "minProperties": 1,
+                    "additionalProperties": {
+                        "anyOf": [
+                            {"type": "array"},
+                            {"type": "object", "required": ["series"], "additionalProperties": False,
+                             "properties": {"series": {"type": "string"}}},
+                        ]
+                    },
+                },
                 **_BOUNDS,
             },
         ),
     ],
+}
+#: Numbers of a claim's evidence computed from the paper's tables (config/reference/<paper>.csv).
+_COMPUTED = {
+    "type": "array",
+    "minItems": 1,
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["value", "of", "table", "method", "metric"],
+        "properties": {
+            "value": {"type": "number"},
+            "of": {"enum": ["mean", "mean_rank"]},
+            "table": {"type": "string"},
+            "method": {"type": "string"},
+            "metric": {"type": "string"},
+            "among": {"type": "array", "minItems": 2, "items": {"type": "string"}},
+        },
+    },
 }
 _SCHEMA = {
     "type": "object",
@@ -111,6 +143,10 @@ _SCHEMA = {
                     "check": _CHECK,
                     "reason": {"type": "string"},
                     "caveat": {"type": "string"},
+                    "rule": claim_rules.SCHEMA,
+                    "iterations": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
+                    "about_protocol": {"type": "string", "minLength": 1},
+                    "computed": _COMPUTED,
                 },
             },
         }
@@ -132,15 +168,41 @@ class Claim:
     check: dict | None = None
     reason: str | None = None
     caveat: str = ""
+    #: The rule that gives the check's threshold (:mod:`mkbench.harness.claim_rules`).
+    rule: str | dict | None = None
+    #: Method -> the paper's words fixing its iteration count: its runs stopping there are not cut short.
+    iterations: dict | None = None
+    #: Why the claim is about the protocol of its items itself (it is then judged even if they are not reproduced).
+    about_protocol: str = ""
+    #: Numbers of the evidence computed from the paper's tables (config/reference), with how.
+    computed: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """Our verdict on a claim: ``holds``, ``contradicted`` or ``inconclusive``, with its numbers."""
+    """Our verdict on a claim: ``holds``, ``contradicted`` or ``inconclusive``, with its numbers.
+
+    ``readings`` are the other readings of the claim's words, each with the verdict under it
+    (empty when the rule allows none, or when the claim is inconclusive under any reading).
+    """
 
     verdict: str
     numbers: str
     why: str = ""
+    readings: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def fragile(self) -> bool:
+        """Whether another reading of the claim's words changes the verdict."""
+        return any(other != self.verdict for _, other in self.readings)
+
+    @property
+    def robustness(self) -> str:
+        """The verdict under each other reading, led by robust or fragile."""
+        if not self.readings:
+            return "— (no other reading decides it)"
+        shown = "; ".join(f"{name}: {other}" for name, other in self.readings)
+        return ("**fragile**: " if self.fragile else "robust: ") + shown
 
 
 def load_claims(path: str | os.PathLike, items: dict[str, set[str]]) -> list[Claim]:
@@ -171,57 +233,76 @@ def load_claims(path: str | os.PathLike, items: dict[str, set[str]]) -> list[Cla
             problems.append(f"{where}: give either a check or a reason why none can decide it, not both or neither")
         if "check" in spec and not {"at_least", "at_most"} & set(spec["check"]):
             problems.append(f"{where}: its check needs at_least and/or at_most, the threshold the claim implies")
+        elif "check" in spec and "rule" not in spec:
+            problems.append(f"{where}: its check needs a rule, the one that gives its threshold (claim_rules.py)")
+        elif "check" in spec:
+            problems += [f"{where}: {problem}" for problem in claim_rules.rule_problems(spec["rule"], spec["check"])]
     counts = Counter(spec["id"] for spec in raw["claims"])
     problems += [f"  claim id {name!r} is listed {n} times" for name, n in counts.items() if n > 1]
     if problems:
         raise ConfigError(f"invalid claims catalogue {os.fspath(path)!r}:\n" + "\n".join(problems))
-    return [Claim(**{**spec, "items": tuple(spec.get("items", ()))}) for spec in raw["claims"]]
+    return [
+        Claim(**{**spec, "items": tuple(spec.get("items", ())), "computed": tuple(spec.get("computed", ()))})
+        for spec in raw["claims"]
+    ]
 
 
-def judge(claim: Claim, root: str | os.PathLike = ".") -> Verdict:
-    """Our verdict on ``claim``, from the records under ``root``."""
+def judge(
+    claim: Claim, root: str | os.PathLike = ".", items: dict[tuple[str, str], ItemState] | None = None
+) -> Verdict:
+    """Our verdict on ``claim``, from the records under ``root``.
+
+    ``items`` maps ``(paper, item)`` to what REPRODUCTION.md found for the items with compared values
+    (whether each is reproduced, its cells): a claim carried by one that is not is inconclusive, and a
+    contradiction that rests on a method deviating from the paper's value says so.
+    """
     if claim.check is None:
         return Verdict("inconclusive", "—", claim.reason or "")
+    items = items or {}
     try:
         comparisons = run_check(claim.check, root)
     except MissingRecords as exc:
         return Verdict("inconclusive", "—", f"not run yet: {exc}")
     numbers = "; ".join(str(c) for c in comparisons)
+    verdict, why = decide(comparisons)
+    alone = f" (the comparisons alone: {verdict})"
+    stopped = truncated_runs(claim, root)
+    if stopped:
+        why = "a run stopped at a limit cannot decide a claim about the end of a run: " + "; ".join(stopped)
+        return Verdict("inconclusive", numbers, why + alone)
+    unreproduced = unreproduced_items(claim, items)
+    if unreproduced:
+        why = "judged on an item that is not reproduced: " + "; ".join(unreproduced)
+        return Verdict("inconclusive", numbers, why + alone)
+    if verdict == "contradicted":
+        why = "; ".join([why, *deviating_baselines(claim, comparisons, items)])
+    return Verdict(verdict, numbers, why, _readings(claim, root))
+
+
+def decide(comparisons: list[Comparison]) -> tuple[str, str]:
+    """The verdict of a set of comparisons and why: a miss beyond noise contradicts, one within noise leaves
+    the claim open, else it holds."""
     failed = [c for c in comparisons if not c.holds and not c.within_noise]
     if failed:
-        return Verdict("contradicted", numbers, f"{len(failed)} of {len(comparisons)} comparisons miss the threshold")
+        return "contradicted", f"{len(failed)} of {len(comparisons)} comparisons miss the threshold"
     noisy = [c for c in comparisons if c.within_noise]
     if noisy:
-        return Verdict("inconclusive", numbers, f"{len(noisy)} of {len(comparisons)} comparisons are within noise")
-    return Verdict("holds", numbers)
+        return "inconclusive", f"{len(noisy)} of {len(comparisons)} comparisons are within noise"
+    return "holds", ""
 
 
-def rebuild_command(claim: Claim, root: str | os.PathLike = ".") -> str:
-    """The command that rebuilds the records a claim's check reads."""
-    check = claim.check
-    if check is None:
-        return "—"
-    if check["source"] == "bench":
-        path = Path(root) / "results" / "bench" / f"{check['bench']}.json"
-        if path.exists():
-            with open(path, encoding="utf-8") as fh:
-                return _portable(json.load(fh).get("command", "snakemake bench --cores 1"))
-        return "snakemake bench --cores 1"
-    experiments = check["experiment"] if isinstance(check["experiment"], list) else [check["experiment"]]
-    return "snakemake --cores 8 " + " ".join(f"results/summary/{name}.csv" for name in experiments)
-
-
-def _portable(command: str) -> str:
-    """A recorded command without its machine's data mirror (``--mirror DIR``; $MKBENCH_DATA_MIRROR serves instead)."""
-    words = shlex.split(command)
-    kept = [w for i, w in enumerate(words) if w != "--mirror" and (i == 0 or words[i - 1] != "--mirror")]
-    return shlex.join(kept)
+def _readings(claim: Claim, root: str | os.PathLike) -> tuple[tuple[str, str], ...]:
+    """The verdict under each other reading of the claim's words (:func:`claim_rules.alternatives`)."""
+    if claim.rule is None:
+        return ()
+    alternatives = claim_rules.alternatives(claim.rule, claim.check)
+    return tuple((name, decide(run_check(check, root))[0]) for name, check in alternatives)
 
 
 def item_status(claims: list[Claim], verdicts: list[Verdict]) -> dict[tuple[str, str], str]:
     """The status of each reproduction item that carries claims: ``claims: 2 hold, 1 contradicted``."""
     by_item: dict[tuple[str, str], Counter] = {}
-    for claim, verdict in zip(claims, verdicts):
+    for claim, verdict in zip(claims, verdicts, strict=True):
         for item in claim.items:
             by_item.setdefault((claim.paper, item), Counter())[verdict.verdict] += 1
     return {
@@ -233,29 +314,6 @@ def item_status(claims: list[Claim], verdicts: list[Verdict]) -> dict[tuple[str,
 def paper_counts(claims: list[Claim], verdicts: list[Verdict]) -> dict[str, Counter]:
     """The count of each verdict among each paper's claims."""
     counts: dict[str, Counter] = {}
-    for claim, verdict in zip(claims, verdicts):
+    for claim, verdict in zip(claims, verdicts, strict=True):
         counts.setdefault(claim.paper, Counter())[verdict.verdict] += 1
     return counts
-
-
-def render_claims(claims: list[Claim], verdicts: list[Verdict], root: str | os.PathLike = ".") -> list[str]:
-    """The Claims section of REPRODUCTION.md: a count per verdict, then one block per claim."""
-    counts = Counter(v.verdict for v in verdicts)
-    lines = ["## Claims", ""]
-    lines += [f"- **{verdict}**: {meaning}" for verdict, meaning in VERDICTS.items()]
-    lines += ["", f"{len(claims)} claims: " + ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v]) + ".", ""]
-    lines += ["| claim | paper | verdict |", "|:--|:--|:--|"]
-    lines += [f"| [{c.id}](#{c.id}) | {c.paper}, {c.where} | **{v.verdict}** |" for c, v in zip(claims, verdicts)]
-    lines.append("")
-    for claim, verdict in zip(claims, verdicts):
-        lines += [f"### {claim.id}", ""]
-        lines.append(f"- **Paper** ({claim.paper}, {claim.where}): “{claim.quote.strip()}”")
-        lines.append(f"- **Claim as checked**: {claim.claim.strip()}")
-        lines.append(f"- **Paper's evidence**: {claim.evidence.strip()}")
-        lines.append(f"- **Ours**: {verdict.numbers}")
-        why = f" ({verdict.why})" if verdict.why else ""
-        lines.append(f"- **Verdict**: **{verdict.verdict}**{why}")
-        if claim.caveat:
-            lines.append(f"- **Caveat**: {claim.caveat.strip()}")
-        lines += [f"- **Rebuild**: `{rebuild_command(claim, root)}`", ""]
-    return lines

@@ -152,8 +152,8 @@ def roles(config: dict[str, Any], entries: Sequence[Entry]) -> dict[str, str]:
     paper = {experiment for entry in entries
              for kind, names in (("tables", entry.tables), ("figures", entry.figures))
              for name in names for experiment in experiments(kind, name)}
-    ablations = {experiment for entry in entries for table, *_ in entry.sensitivity
-                 for experiment in experiments("tables", table)}
+    ablations = {experiment for entry in entries for study in entry.sensitivity
+                 for experiment in experiments("tables", study.table)}
     return {name: "paper" if name in paper else "sensitivity" if name in ablations else "other"
             for name in config["experiments"]}
 
