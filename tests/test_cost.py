@@ -124,11 +124,11 @@ def test_an_overlay_changes_only_the_aliased_mapping_it_names(tmp_path):
 def test_roles_tell_the_papers_items_from_their_ablations(smoke, tmp_path, monkeypatch, capsys):
     """An experiment behind an entry's table or figure is 'paper', one behind its sensitivity tables only is
     'sensitivity', any other 'other'; the Markdown gets a role column and a subtotal per role."""
-    from mkbench.harness.catalogue import Entry
+    from mkbench.harness.catalogue import Entry, Sensitivity
     from mkbench.harness.cost import roles
 
     entries = [Entry(paper="p", item="Table 1", shows="", tables=("smoke-regression",),
-                     sensitivity=(("smoke-classification", "{method}~", ()),))]
+                     sensitivity=(Sensitivity("smoke-classification", "{method}~"),))]
     by_role = roles(smoke, entries)
     assert by_role["smoke-regression"] == "paper" and by_role["smoke-classification"] == "sensitivity"
     assert by_role["smoke-mark"] == "other"
