@@ -103,8 +103,8 @@ def test_reproduction_md_counts_the_attributions_against_the_compared_values(tmp
     path = _catalogue(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02})])
     text = build_reproduction(SENSITIVE, path, root=tmp_path)
     assert ("Compared values: 2; within tolerance: 1; outside: 1 (0 within noise, 0 explained by an ablation, "
-            "0 data differs, 1 unexplained). Unexplained: 50% of the compared values") in text
-    assert "- Table 1, outside tolerance: unexplained: 1 (d1 / m1 / test_error)." in text
+            "0 data differs, 1 unexplained). Unexplained: 1 values, 50% of the compared values") in text
+    assert "- Outside tolerance: unexplained: 1 (d1 / m1 / test_error)." in text
 
 
 def test_a_variant_explains_a_value_only_with_its_whole_row_unless_scoped_with_a_reason(tmp_path):
@@ -113,8 +113,11 @@ def test_a_variant_explains_a_value_only_with_its_whole_row_unless_scoped_with_a
     _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.20], "n_support": [100.0]}},
            {("d1", "m1", "test_error"): 0.10, ("d1", "m1", "n_support"): 100.0})
     sweep = {"m1 [C=1]": (0.11, 300.0), "m1 [C=10]": (0.30, 300.0)}
-    rows = lambda sweep: [{"dataset": "d1", "method": m, "status": "optimal", "test_error": e, "n_support": n}
-                          for m, (e, n) in sweep.items()]
+
+    def rows(sweep):
+        return [{"dataset": "d1", "method": m, "status": "optimal", "test_error": e, "n_support": n}
+                for m, (e, n) in sweep.items()]
+
     write_table(pd.DataFrame(rows(sweep)), ["test_error", "n_support"], tmp_path / "results" / "tables" / "tab-s", caption="S")
     compare = {"test_error": 0.02, "n_support": "25%"}
     whole = {"compare": compare, "sensitivity": [{"table": "tab-s", "variants": "{method} ["}]}
@@ -164,7 +167,7 @@ def test_each_paper_gets_its_own_row_of_attributions_and_its_written_verdict(tmp
     # claims, compared, within tolerance, within noise, explained, data differs, unexplained, not reproducible
     assert rows["pa"] == ["—", "3", "2", "0", "0", "0", "1 (33%)", "—"]
     assert rows["pb"] == ["—", "—", "—", "—", "—", "—", "—", "1"]
-    assert "- **pa**: Holds in part." in section and "- **pb**" not in section
+    assert "**pa.** Holds in part." in section and "**pb.**" not in section
     assert text.index("## Does each paper hold up?") < text.index("## pa: ")
 
 

@@ -329,7 +329,7 @@ def test_a_run_stopped_at_a_limit_cannot_decide_a_claim_about_the_end_of_a_run(t
     cut = judge(_claim(REACH), tmp_path)
     assert cut.verdict == "inconclusive"
     assert cut.why == ("a run stopped at a limit cannot decide a claim about the end of a run: slow stopped at its "
-                       "time limit in 3 of 3 runs after 609 iterations (the comparisons alone: holds)")
+                       "time limit in 3 of 3 runs after 609 iterations; on the comparisons alone: holds")
     # an iteration limit the paper fixes for a method is its protocol; a time limit never is
     _stopped(tmp_path, {"fast": "max_iter", "slow": "optimal"})
     assert "fast stopped at its iteration limit" in judge(_claim(REACH), tmp_path).why
@@ -353,7 +353,7 @@ def test_a_claim_on_an_item_that_is_not_reproduced_is_inconclusive_unless_about_
     verdict = judge(claim, tmp_path, {("p", "Table 1"): _state(True)})
     assert verdict.verdict == "inconclusive" and verdict.why.startswith(
         "judged on an item that is not reproduced: Table 1: not reproduced (1 of 27")
-    assert verdict.why.endswith("(the comparisons alone: holds)")
+    assert verdict.why.endswith("; on the comparisons alone: holds")
     about = Claim(**{**claim.__dict__, "about_protocol": "the claim is that LP (4) collapses"})
     assert judge(about, tmp_path, {("p", "Table 1"): _state(True)}).verdict == "holds"
 
@@ -398,7 +398,7 @@ def test_a_figure_that_runs_a_tables_protocol_shares_its_reproduction(tmp_path):
     catalogue.write_text(yaml.safe_dump({"papers": {"p": {"citation": "P. Author"}}, "items": items}))
     text = build_reproduction(config, catalogue, root=tmp_path)
     assert ("- **Verdict**: **inconclusive** (judged on an item that is not reproduced: Figure 1: runs the protocol "
-            "of Table 1, not reproduced (0 of 1 values within tolerance) (the comparisons alone: holds))") in text
+            "of Table 1, not reproduced (0 of 1 values within tolerance); on the comparisons alone: holds)") in text
     items[1]["protocol"] = "Figure 9"
     catalogue.write_text(yaml.safe_dump({"papers": {"p": {"citation": "P. Author"}}, "items": items}))
     with pytest.raises(ConfigError, match="its protocol 'Figure 9' is no item of p with tables"):

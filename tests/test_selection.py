@@ -107,7 +107,7 @@ def test_reproduction_counts_the_choices_at_an_edge(tmp_path):
     text = build_reproduction(config, catalogue, root=tmp_path)
     assert "Hyper-parameter choices at an edge of our grid: 3 of 4" in text and "the paper states" not in text
     assert "At each, the best setting inside the grid is at most 0.2 worse in the error it was chosen by" in text
-    assert ("- Table 1, chosen at an edge of our grid (3 of 4 choices): m C: top (10) in 2, bottom (0.1) in 1 of 4 runs "
+    assert ("- Chosen at an edge of our grid (3 of 4 choices): m C: top (10) in 2, bottom (0.1) in 1 of 4 runs "
             "(the best setting inside the grid at most 0.2 worse).") in text
 
     # The same choices on a grid the paper states: its protocol, counted apart with the paper's words.
@@ -119,10 +119,10 @@ def test_reproduction_counts_the_choices_at_an_edge(tmp_path):
     text = build_reproduction(config, catalogue, root=tmp_path)
     assert "Hyper-parameter choices at an edge of our grid: 0 of 4" in text
     assert "At an edge of a grid the paper states: 3 more" in text
-    assert ("- Table 1, chosen at an edge of the paper's grid (3 of 4 choices; its protocol, kept): m C: top (10) "
+    assert ("- Chosen at an edge of the paper's grid (3 of 4 choices; its protocol, kept): m C: top (10) "
             "in 2, bottom (0.1) in 1 of 4 runs (the best setting inside the grid at most 0.2 worse); the paper's grid, "
             "C: 'C in {0.1, 1, 10}'.") in text
-    assert "chosen at an edge of our grid" not in text
+    assert "Chosen at an edge of our grid" not in text
 
 
 def test_a_searched_range_in_a_record_reaches_the_edge_count(tmp_path):

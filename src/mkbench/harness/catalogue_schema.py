@@ -11,6 +11,12 @@ SCHEMA = {
     "additionalProperties": False,
     "required": ["papers", "items"],
     "properties": {
+        "report": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"title": {"type": "string"}, "scope": {"type": "string"}, "easy": {"type": "string"},
+                           "hard": {"type": "string"}},
+        },
         "papers": {
             "type": "object",
             "minProperties": 1,

@@ -68,6 +68,24 @@ SCHEMA = {
     ]
 }
 
+#: Each rule for the report: the words it reads, the threshold it gives, and the other readings it allows.
+RULES = {
+    "direction": ("lower, sparser, faster, more, rises", "paired difference >= 0 (or <= 0), ratio of means >= 1 "
+                  "(or <= 1)", "the other statistic: ratio of means for a difference, paired difference for a ratio"),
+    "intensifier": ("much, dramatically, significantly", "ratio >= 2 (or <= 1/2)", "1.5x and 3x"),
+    "factor": ("a factor the words state: '15 times', '255 vs 3000'", "ratio >= k / 1.25 (the 25% tolerance of "
+               "counts); over several data sets, their smallest k", "k itself; a factor other words of the paper "
+               "use for the same claim ('significantly': 2x)"),
+    "comparable": ("comparable, on par, small differences", "within the tables' tolerance t: paired difference in "
+                   "[-t, t], ratio in [1 / (1 + t), 1 + t]", "t / 2 and 2 t"),
+    "slightly": ("slightly, marginally better", "paired difference in [0, t]", "[0, t / 2], [0, 2 t], and 'better' "
+                 "alone (>= 0)"),
+    "trend": ("generally reduced", "Spearman's rho of the difference's size against the field <= -0.5",
+              "rho <= 0 (any fall)"),
+    "bound": ("a bound the words imply: 'near linear'", "the bound (a log-log slope <= 1.2)",
+              "the other bounds the words allow (1.1 and 1.3)"),
+}
+
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 
 

@@ -265,7 +265,7 @@ def judge(
         return Verdict("inconclusive", "—", f"not run yet: {exc}")
     numbers = "; ".join(str(c) for c in comparisons)
     verdict, why = decide(comparisons)
-    alone = f" (the comparisons alone: {verdict})"
+    alone = f"; on the comparisons alone: {verdict}"
     stopped = truncated_runs(claim, root)
     if stopped:
         why = "a run stopped at a limit cannot decide a claim about the end of a run: " + "; ".join(stopped)

@@ -32,7 +32,9 @@ from .claim_guards import ItemState
 from .claim_report import render_claims
 from .claims import item_status, judge, load_claims, paper_counts
 from .reproduction_edges import chosen_at_edges, matches
-from .reproduction_render import STATUSES, render
+from .config import read_yaml
+from .reproduction_method import STATUSES
+from .reproduction_render import render
 
 __all__ = ["STATUSES", "Assessment", "assess", "build_reproduction", "compare_tables", "write_reproduction"]
 
@@ -192,7 +194,7 @@ def build_reproduction(
     if not claims_path.exists():
         if claims is not None:
             load_claims(claims_path, {})  # raises the named error
-        return render(papers, entries, assessments, config, command)
+        return render(papers, entries, assessments, config, command, report=_report(catalogue))
     known = {paper: {e.item for e in entries if e.paper == paper} for paper in papers}
     catalogue_claims = load_claims(claims_path, known)
     states = item_states(entries, assessments)
@@ -205,7 +207,13 @@ def build_reproduction(
         for e, a in zip(entries, assessments, strict=True)
     ]
     section = render_claims(catalogue_claims, verdicts, root)
-    return render(papers, entries, assessments, config, command, section, paper_counts(catalogue_claims, verdicts))
+    counts = paper_counts(catalogue_claims, verdicts)
+    return render(papers, entries, assessments, config, command, section, counts, report=_report(catalogue))
+
+
+def _report(catalogue: str | os.PathLike) -> dict:
+    """The catalogue's words for the report's scope and for what was easy and what was hard (its ``report``)."""
+    return read_yaml(catalogue, "reproduction catalogue", "").get("report", {})
 
 
 def write_reproduction(
