@@ -31,7 +31,7 @@ import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -203,7 +203,7 @@ class Record:
         self.timings: dict[str, Any] = {}
         self.notes: list[str] = []
         self._load_start = os.getloadavg()
-        self._started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self._started = datetime.now(UTC).isoformat(timespec="seconds")
         self._clock = time.perf_counter()
 
     def add_ratio(self, *args: Any, **kwargs: Any) -> dict[str, Any]:

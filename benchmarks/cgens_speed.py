@@ -168,7 +168,7 @@ def draw_figure2(path: Path, iterations: dict[str, list[float]], n_iter_run: int
     left = pd.DataFrame([{"method": m, "iterations": t + 1, "seconds": s}
                          for m, curve in iterations.items() for t, s in enumerate(curve)])
     right = pd.DataFrame([{"method": m, "n": n, "seconds": s, "stopped": cut}
-                          for m, times in by_size.items() for n, s, cut in zip(sizes, times, stopped[m])])
+                          for m, times in by_size.items() for n, s, cut in zip(sizes, times, stopped[m], strict=True)])
     sns.set_theme(style="whitegrid")
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     sns.lineplot(data=left, x="iterations", y="seconds", hue="method", ax=axes[0])

@@ -23,7 +23,7 @@ import argparse
 import json
 import shlex
 from collections import defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -148,12 +148,12 @@ def plot_scaling(records: list[dict[str, Any]], path: Path) -> int:
             slope = loglog_slope(s["sizes"], s["seconds"]) if len(s["sizes"]) > 1 else float("nan")
             label = f"{s['label']} (slope {slope:.2f})"
             rows += [{"x": s["x"], "series": label, "size": size, "seconds": sec}
-                     for size, sec in zip(s["sizes"], s["seconds"])]
+                     for size, sec in zip(s["sizes"], s["seconds"], strict=True)]
     kinds = list(dict.fromkeys(row["x"] for row in rows))
     sns.set_theme(style="whitegrid")
     fig, axes = plt.subplots(1, max(len(kinds), 1), figsize=(5.5 * max(len(kinds), 1), 4.5), squeeze=False)
     frame = pd.DataFrame(rows)
-    for ax, kind in zip(axes[0], kinds):
+    for ax, kind in zip(axes[0], kinds, strict=False):
         sns.lineplot(data=frame[frame["x"] == kind], x="size", y="seconds", hue="series", marker="o", ax=ax)
         ax.set(xscale="log", yscale="log", xlabel=kind, ylabel="seconds", title=f"time vs {kind}")
         ax.xaxis.set_minor_formatter(NullFormatter())  # labelled minor ticks overlap on short ranges
@@ -201,9 +201,9 @@ def cost_section(config_path: str | None, plan: list[str] | None = None, catalog
         full_hours = full["estimated CPU h"].sum()
         judged = full_hours if by_role is None else _hours(full, by_role, "paper")
         what = "in all" if by_role is None else "for the papers' tables and figures"
-        committed = dict(zip(frame["experiment"], frame["estimated CPU h"]))
+        committed = dict(zip(frame["experiment"], frame["estimated CPU h"], strict=True))
         changed = full[[abs(hours - committed.get(name, 0.0)) > 1e-6
-                        for name, hours in zip(full["experiment"], full["estimated CPU h"])]]
+                        for name, hours in zip(full["experiment"], full["estimated CPU h"], strict=True)]]
         lines += [
             f"With the papers' full protocols ({', '.join(f'`{p}`' for p in plan)} over it; "
             f"`{command} --plan {' '.join(plan)}`): **{judged:.1f} CPU hours {what}** "
@@ -246,7 +246,7 @@ def render(
     lines = [
         "# Benchmarks",
         "",
-        f"Generated {datetime.now(timezone.utc).isoformat(timespec='seconds')} by `benchmarks/dashboard.py` from "
+        f"Generated {datetime.now(UTC).isoformat(timespec='seconds')} by `benchmarks/dashboard.py` from "
         f"{len(records)} benchmark records (results/bench/*.json); regenerate with `{REGENERATE}`.",
         f"{sum(bool(r['met']) for r in with_goal)} of {len(with_goal)} goals met.",
         "",

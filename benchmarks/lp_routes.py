@@ -86,7 +86,7 @@ def main() -> None:
     if not len(args.n) == len(args.columns) == len(args.C):
         args_parser.error("--n, --columns and --C give one value per regime: as many of each")
     record = Record("lp_routes", 20, "LPBoost's LP: its default route (the dual, warm) vs HiGHS's other routes, same columns", args)
-    regimes = [(200, 8, args.C[0])] if args.quick else list(zip(args.n, args.columns, args.C))
+    regimes = [(200, 8, args.C[0])] if args.quick else list(zip(args.n, args.columns, args.C, strict=True))
     if args.quick:
         record.notes.append("--quick: 200 random points, 8 columns; measures nothing")
     record.timings["regimes"] = [replay_routes(record, n, k, C, args) for n, k, C in regimes]

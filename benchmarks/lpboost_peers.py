@@ -347,7 +347,8 @@ def summarise(record: Record, name: str, runs: dict[str, list[dict]]) -> tuple[d
                  + (f"; {label} at its own C and count" if label == CGENS else "; same C and cap"),
         )
     stopped = sum(r["status"] != "max_iter" for r in runs[PEER])
-    above = sum(r["lp_objective"] > o["lp_objective"] * (1 + 1e-6) for r, o in zip(runs[PEER], runs[OPTIMUM]))
+    above = sum(r["lp_objective"] > o["lp_objective"] * (1 + 1e-6)
+                for r, o in zip(runs[PEER], runs[OPTIMUM], strict=True))
     ours = means[TABLE1_LP]
     record.add_ratio(
         f"LP objective sum w + C sum xi, {TABLE1_LP} / {PEER}, {name}, {n} splits",

@@ -87,7 +87,7 @@ def kernel_lists(spec, X_train: np.ndarray, X_test: np.ndarray) -> tuple[list[np
     """The unit-trace library ``spec``: training kernels (n x n) and test-by-training kernels, as MKLpy takes them."""
     kernels = resolve_kernels(spec, X_train)
     stack, scales = unit_trace_stack(kernels, X_train)
-    return list(stack), [k(X_test, X_train) * s for k, s in zip(kernels, scales)]
+    return list(stack), [k(X_test, X_train) * s for k, s in zip(kernels, scales, strict=True)]
 
 
 def run_ours(exp: dict, label: str, X_train, y_train, X_test, y_test) -> dict:

@@ -42,7 +42,8 @@ def main() -> None:
         family = Stumps(rng.normal(size=(n, d)).round(2))
         U = rng.normal(size=(n, K - 1))
         fused, alone = family.best_each(U), [family.best(u) for u in U.T]  # also compiles (or loads) both kernels
-        if any((a.learner, a.score, a.sum_squares) != (b.learner, b.score, b.sum_squares) for a, b in zip(fused, alone)):
+        if any((a.learner, a.score, a.sum_squares) != (b.learner, b.score, b.sum_squares)
+               for a, b in zip(fused, alone, strict=True)):
             raise SystemExit(f"{name}: the fused search chose other stumps than the searches one by one")
         ours = best_of(lambda: family.best_each(U), repeats=20)
         peer = best_of(lambda: [family.best(u) for u in U.T], repeats=20)

@@ -106,7 +106,7 @@ def test_lp_routes(tmp_path):
     routes = list(regime["seconds"])
     assert len(routes) == 5 and routes[0].startswith("dual, dual simplex, warm (DualLPMaster: LPBoost's default)")
     assert [r["goal"] for r in record["ratios"]] == [">= 0.83"] * 4  # LPBoost's route vs each other route
-    for r, route in zip(record["ratios"], routes[1:]):
+    for r, route in zip(record["ratios"], routes[1:], strict=True):
         assert r["value"] == pytest.approx(regime["seconds"][route] / regime["seconds"][routes[0]])
 
 
@@ -217,7 +217,7 @@ def test_cgens_across_c(tmp_path, mirror):
     # per C: vs AdaBoost, vs tight masters; at C = 1 also our masters vs liblinear's on the same path
     assert [r["goal"] for r in record["ratios"]] == ["<= 0.5", None, "<= 0.5", None, None]
     ada = record["timings"]["adaboost"]["seconds"]
-    for C, r in zip(("0.01", "1.0"), record["ratios"][::2]):
+    for C, r in zip(("0.01", "1.0"), record["ratios"][::2], strict=False):
         run = record["timings"]["cgens"][C]["defaults"]
         assert run["n_iter"] == 10 and r["value"] == pytest.approx(run["seconds"] / ada)
     run, liblinear = record["timings"]["cgens"]["1.0"]["defaults"], record["timings"]["cgens"]["1.0"]["liblinear masters"]

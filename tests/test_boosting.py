@@ -80,7 +80,7 @@ def test_adaboost_mh_rounds():
     D = np.full((n, K), 1 / (n * K))
     Phi = _all_stump_outputs(X)
     normaliser = 1.0
-    for phi, v, alpha, edge in zip(outputs(model.stumps_, X).T, model.votes_, model.alphas_, model.edges_):
+    for phi, v, alpha, edge in zip(outputs(model.stumps_, X).T, model.votes_, model.alphas_, model.edges_, strict=True):
         assert edge == pytest.approx(np.abs(Phi.T @ (D * Y)).sum(axis=1).max(), rel=1e-10)  # best stump, brute force
         assert edge == pytest.approx(np.sum(D * Y * np.outer(phi, v)), rel=1e-10)
         D = D * np.exp(-alpha * np.outer(phi, v) * Y)
@@ -106,15 +106,15 @@ def test_adaboost_ecc_rounds_follow_guruswami_sahai():
     X, y = X[::3], y[::3]
     model = AdaBoostECCClassifier(n_estimators=15, random_state=0).fit(X, y)
     n, K = len(y), 3
-    D = {(i, l): 1.0 / (n * (K - 1)) for i in range(n) for l in range(K) if l != y[i]}
+    D = {(i, c): 1.0 / (n * (K - 1)) for i in range(n) for c in range(K) if c != y[i]}
     Phi = _all_stump_outputs(X)
     f = np.zeros((n, K))
     assert model.n_iter_ == 15 and model.colorings_.shape == (15, K)
     for t, mu in enumerate(model.colorings_):
         assert set(mu) == {-1.0, 1.0}
         d = np.zeros(n)
-        for (i, l), weight in D.items():
-            d[i] += weight * (mu[l] != mu[y[i]])
+        for (i, c), weight in D.items():
+            d[i] += weight * (mu[c] != mu[y[i]])
         d /= d.sum()
         scores = Phi.T @ (d * mu[y])  # gamma of every stump; its negation has -gamma
         best = int(np.argmax(np.abs(scores)))
@@ -123,9 +123,9 @@ def test_adaboost_ecc_rounds_follow_guruswami_sahai():
         np.testing.assert_array_equal(np.outer(outputs([model.stumps_[t]], X)[:, 0], model.votes_[t]), np.outer(h, mu))
         alpha = 0.5 * np.log((1 + abs(scores[best])) / max(1 - abs(scores[best]), 1e-12))  # finite if perfect
         assert model.alphas_[t] == pytest.approx(alpha, rel=1e-10)
-        for (i, l) in D:
-            if mu[l] != mu[y[i]]:
-                D[i, l] *= np.exp(-alpha * h[i] * mu[y[i]])
+        for (i, c) in D:
+            if mu[c] != mu[y[i]]:
+                D[i, c] *= np.exp(-alpha * h[i] * mu[y[i]])
         total = sum(D.values())
         D = {pair: weight / total for pair, weight in D.items()}
         f += alpha * np.outer(h, mu)
@@ -350,7 +350,7 @@ def test_staged_search_reads_fitted_attributes_through_from_the_refit(ssmk_probl
     assert search.n_lps_ == refit.n_lps_ == len(search.history_)  # one history row per restricted LP
     assert not hasattr(search, "_kernel_idx")  # private: not read through
     with pytest.raises(AttributeError, match="nor has its refitted SSMKClassifier"):
-        search.storage_
+        _ = search.storage_
 
 
 def test_staged_search_with_nothing_to_choose_fits_once_without_folds():

@@ -191,7 +191,7 @@ def test_stratified_prices_fewer_columns_and_respects_kernel_priority(data):
     # an iteration that adds a linear column prices the other kernels at most on the error
     # points (step i), never in the step where the linear column was found
     n_linear_from_full_step = 0
-    for (p, _j), row in zip(strat.choices, strat.history):
+    for (p, _j), row in zip(strat.choices, strat.history, strict=False):
         if p == 0:
             assert row["priced_quadratic"] == row["priced_rbf"] < len(X)
             n_linear_from_full_step += row["priced_linear"] == len(X) and row["priced_rbf"] > 0
@@ -302,7 +302,7 @@ def test_several_columns_are_the_most_violating_of_the_scan(data, strategy):
         kernels_used = {p for (p, _), _ in proposed}
         if strategy == "full":
             every = master.violation(_all_columns(X).T @ solution.pricing_weights)
-            every[[p * len(X) + j for p, j in zip(*np.nonzero(oracle.in_master))]] = -np.inf
+            every[[p * len(X) + j for p, j in zip(*np.nonzero(oracle.in_master), strict=True)]] = -np.inf
             assert violations[-1] == pytest.approx(np.sort(every)[-5])
         else:
             assert len(kernels_used) == 1

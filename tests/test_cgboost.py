@@ -40,7 +40,7 @@ def test_classifier_equals_the_full_master(data, penalty, solve):
     # decision_function evaluates the expansion with the kernels, not the cached columns
     X_new = X[:7] + 0.01
     by_hand = np.full(7, model.intercept_)
-    for (name, j), coef in zip(model.columns_, model.coef_):
+    for (name, j), coef in zip(model.columns_, model.coef_, strict=True):
         kernel = next(k for k in model.kernels_ if k.name == name)
         by_hand += coef * kernel(X_new, X[[j]])[:, 0]
     np.testing.assert_allclose(model.decision_function(X_new), by_hand, rtol=1e-10, atol=1e-10)

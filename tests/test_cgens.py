@@ -79,7 +79,8 @@ def test_every_restricted_master_is_the_svm_on_the_chosen_learners(circle, route
         f_direct = H[:, :t] @ direct.alpha + direct.intercept
         f_path = H[:, :t] @ model.coef_path_[t] + model.intercept_path_[t]
         np.testing.assert_allclose(f_path, f_direct, atol=1e-3 * max(1.0, np.abs(f_direct).max()))
-    assert all(a >= b - 1e-7 * a for a, b in zip(objectives, objectives[1:]))  # adding columns never hurts
+    # adding columns never hurts
+    assert all(a >= b - 1e-7 * a for a, b in zip(objectives, objectives[1:], strict=False))
     staged = list(model.staged_decision_function(X))
     assert len(staged) == 25
     np.testing.assert_allclose(staged[-1], model.decision_function(X))
@@ -105,7 +106,7 @@ def test_loose_masters_on_the_way_still_return_the_tight_restricted_svm(circle, 
     # the loose solves on the way stop short of their optimum: the check above is not vacuous
     loose = [row["objective"] for row in model.history_]
     direct_path = [solve_qp(H[:, :t], signed, C, alpha_sign="free", intercept="regularized").objective for t in range(12)]
-    assert max(abs(a - b) / b for a, b in zip(loose, direct_path)) > 1e-6
+    assert max(abs(a - b) / b for a, b in zip(loose, direct_path, strict=False)) > 1e-6
 
 
 def _solution(w):

@@ -36,7 +36,8 @@ def _paper_rows():
                 rows.append((table, "spambase", {"AdaBoost": "adaboost", "Ours": "cgens"}[name], *values[0]))
                 continue
             assert len(values) == len(methods), line
-            rows += [(table, NAMES.get(name, name), m, mean, std) for m, (mean, std) in zip(methods, values)]
+            rows += [(table, NAMES.get(name, name), m, mean, std)
+                     for m, (mean, std) in zip(methods, values, strict=True)]
     frame = pd.DataFrame(rows, columns=["table", "dataset", "method", "mean", "std"])
     for datasets, part in ((["usps"], "USPS"), (["mnist"], "MNIST"), (list(VISION), "vision")):  # split by protocol
         frame.loc[frame["dataset"].isin(datasets), "table"] = f"Table III ({part})"

@@ -41,7 +41,7 @@ def test_run_one_job_writes_one_record(tmp_path, capsys):
 )
 def test_run_errors_name_the_problem(args, message, capsys):
     base = {"--experiment": "smoke-regression", "--method": "svr", "--dataset": "sk-diabetes"}
-    for flag, value in zip(args[::2], args[1::2]):
+    for flag, value in zip(args[::2], args[1::2], strict=True):
         base[flag] = value
     argv = ["run", "--config", str(ROOT / "config" / "smoke.yaml")] + [x for kv in base.items() for x in kv]
     assert main(argv) == 2

@@ -16,9 +16,10 @@ from mkbench.harness.datasets._registry import DatasetSpec, Parsed, RawFile
 
 CONTENT = b"1,2,3\n4,5,6\n"
 URL = "http://127.0.0.1:9/toy/data.csv.gz"  # port 9 (discard): connection refused at once
+SHA256 = hashlib.sha256(CONTENT.rstrip()).hexdigest()
 
 
-def _spec(sha256=hashlib.sha256(CONTENT.rstrip()).hexdigest(), mirror_sha256=None, url=URL):
+def _spec(sha256=SHA256, mirror_sha256=None, url=URL):
     raw = RawFile("toy/data.csv.gz", url, sha256, mirror_sha256=mirror_sha256)
     return DatasetSpec(
         name="toy", task="regression", description="toy", files=(raw,),

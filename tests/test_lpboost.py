@@ -58,7 +58,7 @@ def test_sparse_nonnegative_ensemble_and_staged_predictions(data):
     staged = list(model.staged_decision_function(X))
     np.testing.assert_allclose(staged[-1], model.decision_function(X))
     objectives = [row["objective"] for row in model.history_]
-    assert all(a >= b - 1e-9 for a, b in zip(objectives, objectives[1:]))
+    assert all(a >= b - 1e-9 for a, b in zip(objectives, objectives[1:], strict=False))
 
 
 def test_bad_inputs(data):

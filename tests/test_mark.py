@@ -240,7 +240,7 @@ def test_mark_l_is_krr_on_its_columns_at_every_iteration(data):
     mse = [row["train_mse"] for row in model.history_]
     assert mse[-1] == pytest.approx(np.mean((model.predict(X) - y) ** 2), rel=1e-10)
     assert mse[0] == pytest.approx(np.var(y), rel=1e-12)
-    assert all(a >= b - 1e-12 for a, b in zip(mse, mse[1:]))  # ridge on nested column sets
+    assert all(a >= b - 1e-12 for a, b in zip(mse, mse[1:], strict=False))  # ridge on nested column sets
 
 
 def test_exhaustive_mark_l_duality_gap_bounds_the_full_ridge(data):

@@ -446,7 +446,7 @@ def test_nonneg_masters_equal_the_full_qp_whatever_the_column_order(problem, bac
     chunked = _add_in_chunks(make(y, C, loss), K)  # its own random order, seed 0
     at_once = make(y, C, loss, columns=K).solve()
     orders = (order, np.random.default_rng(0).permutation(K.shape[1]), np.arange(K.shape[1]))
-    for columns, solution in zip(orders, (shuffled, chunked, at_once)):
+    for columns, solution in zip(orders, (shuffled, chunked, at_once), strict=True):
         assert solution.optimal and solution.objective == pytest.approx(reference, rel=1e-6)
         assert solution.alpha.min() >= 0.0
         scores = K[:, columns].T @ solution.pricing_weights
@@ -719,7 +719,7 @@ def test_free_offset_dual_cd_equals_the_full_qp_whatever_the_column_order(proble
     at_once = make(y, C, columns=K).solve()
     assert one_by_one.n_exact_solves == chunked_master.n_exact_solves == 0  # the multipliers alone got there
     orders = (order, np.random.default_rng(0).permutation(K.shape[1]), np.arange(K.shape[1]))
-    for columns, solution in zip(orders, (shuffled, chunked, at_once)):
+    for columns, solution in zip(orders, (shuffled, chunked, at_once), strict=True):
         assert solution.optimal and solution.objective == pytest.approx(reference, rel=1e-6)
         assert abs(y @ solution.duals) <= 1e-6 * C * len(y)  # the equality of the free offset's dual
         scores = K[:, columns].T @ solution.pricing_weights

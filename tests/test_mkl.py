@@ -104,10 +104,10 @@ def test_objective_is_the_svm_dual_at_the_weights(data, fitted, cls):
     X, labels, X_new = data
     model = fitted[cls]
     y = _signed(labels)
-    K = sum(w * K for w, K in zip(model.weights_, _unit_trace(KERNELS, X)))
+    K = sum(w * K for w, K in zip(model.weights_, _unit_trace(KERNELS, X), strict=True))
     objective, svc = svc_dual_objective(K, y, C)
     assert model.objective_ == pytest.approx(objective, rel=1e-5)
-    K_new = sum(w * K for w, K in zip(model.weights_, _unit_trace(KERNELS, X, X_new)))
+    K_new = sum(w * K for w, K in zip(model.weights_, _unit_trace(KERNELS, X, X_new), strict=True))
     f = svc.decision_function(K_new)
     np.testing.assert_allclose(model.decision_function(X_new), f, atol=1e-3 * np.abs(f).max())
     assert np.array_equal(model.predict(X_new), np.where(f > 0, "yes", "no"))
@@ -126,7 +126,8 @@ def test_predict_computes_only_the_selected_kernels(data, fitted, cls):
         def __call__(self, X, Z):
             raise AssertionError("a kernel with weight 0 was computed")
 
-    model.kernels_, kept = tuple(Forbidden() if u else k for k, u in zip(model.kernels_, unused)), model.kernels_
+    model.kernels_, kept = (tuple(Forbidden() if u else k for k, u in zip(model.kernels_, unused, strict=True)),
+                            model.kernels_)
     try:
         np.testing.assert_array_equal(model.decision_function(X_new), expected)
     finally:

@@ -438,7 +438,7 @@ def test_solver_failure_is_counted_in_the_table_never_averaged(diabetes, tmp_pat
     assert table.loc["test_mse", "n"] == 2 and table.loc["test_mse", "n_failed"] == 1
     md = (tmp_path / "table.md").read_text().splitlines()
     header, row = ([cell.strip() for cell in line.strip("|").split("|")] for line in (md[2], md[4]))
-    cells = dict(zip(header, row))
+    cells = dict(zip(header, row, strict=True))
     assert cells["runs"] == "2" and cells["failed"] == "1"
 
 

@@ -70,7 +70,8 @@ def test_c_and_gamma_by_cross_validation_equal_grid_search_cv(moons):
             cv=StratifiedKFold(5, shuffle=True, random_state=0),
         ).fit(X, y)
     errors = {(p["svc__C"], p["rbfsampler__gamma"]): 1.0 - score
-              for p, score in zip(reference.cv_results_["params"], reference.cv_results_["mean_test_score"])}
+              for p, score in zip(reference.cv_results_["params"], reference.cv_results_["mean_test_score"],
+                                  strict=True)}
     expected = [errors[p["C"], p["gamma"]] for p in ParameterGrid(grid)]  # the search's order, C outermost
     np.testing.assert_allclose(search.cv_errors_[:, 0], expected, atol=1e-12)
     assert search.best_params_ == {

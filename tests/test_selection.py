@@ -167,7 +167,10 @@ def test_cross_validated_ties_that_reach_inside_the_grid_are_not_edge_choices():
 
 def test_the_svm_bandwidth_is_read_against_the_svm_cv_errors():
     scores = {(c, t): 0.2 for c in (0.01, 0.1, 1.0) for t in (50, 500)}
-    svc = lambda errors: str([{"C": 1.0, "gamma": g, "error": e} for g, e in zip((0.1, 1.0, 10.0), errors)])
+
+    def svc(errors):
+        return str([{"C": 1.0, "gamma": g, "error": e} for g, e in zip((0.1, 1.0, 10.0), errors, strict=True)])
+
     rows = [_cv_record(s, 0.01, 50, scores, p_svc_bandwidth_grid="{'C': [1.0], 'gamma': [0.1, 1.0, 10.0]}",
                        s_gamma=0.1, svc_cv_results=svc(errors))
             for s, errors in enumerate([(0.1, 0.1, 0.3), (0.1, 0.2, 0.3)])]

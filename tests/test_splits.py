@@ -145,7 +145,7 @@ def test_semisupervised_test_and_unlabelled_parts_do_not_depend_on_l():
     params = {"n_unlabeled": 30, "n_test": 40, "n_repeats": 3}
     small = make_splits("semisupervised", y=Y, seed=5, n_labeled=4, **params)
     large = make_splits("semisupervised", y=Y, seed=5, n_labeled=20, **params)
-    for a, b in zip(small, large):
+    for a, b in zip(small, large, strict=True):
         np.testing.assert_array_equal(a["test"], b["test"])
         np.testing.assert_array_equal(a["unlabeled"], b["unlabeled"])
         assert not np.intersect1d(b["train"], np.r_[b["test"], b["unlabeled"]]).size
@@ -235,7 +235,7 @@ def test_official_draws_per_class_from_the_training_part_and_keeps_the_test_part
         np.testing.assert_array_equal(np.unique(y[split["train"]], return_counts=True)[1], [2, 2, 2])
     assert len({tuple(split["train"]) for split in splits}) > 1  # the draws differ
     again = make_splits("official", y=y, seed=3, train_idx=train_idx, test_idx=test_idx, train_per_class=2, n_repeats=4)
-    for a, b in zip(splits, again):
+    for a, b in zip(splits, again, strict=True):
         np.testing.assert_array_equal(a["train"], b["train"])  # seeded
     with pytest.raises(ConfigError, match="class 'c' has only 2 points"):
         make_splits("official", y=y, seed=0, train_idx=train_idx, test_idx=test_idx, train_per_class=4)

@@ -107,15 +107,15 @@ def test_columns_name_their_centres_and_predictions_use_them(data):
     X, labels, X_unlabeled = data
     model = SSMKClassifier(C=C, solve="full").fit(X, labels, X_unlabeled)
     assert (model.n_labeled_, model.n_unlabeled_) == (40, 60)
-    for (name, j, labelled), centre in zip(model.columns_, model.centres_):
+    for (_name, j, labelled), centre in zip(model.columns_, model.centres_, strict=True):
         np.testing.assert_array_equal(centre, (X if labelled else X_unlabeled)[j])
     assert {name for name, _, _ in model.columns_} == {"linear", "rbf"}
     assert sum(not labelled for _, _, labelled in model.columns_) == 2 * 60
     # decision_function evaluates the expansion (eq. 2) with the kernels, checked with scikit-learn's
     X_new = X[:7] + 0.01
-    kernels = dict(zip(["linear", "rbf"], _reference_kernels(np.vstack([X, X_unlabeled]))))
+    kernels = dict(zip(["linear", "rbf"], _reference_kernels(np.vstack([X, X_unlabeled])), strict=True))
     by_hand = np.full(7, model.intercept_)
-    for (name, _, _), centre, coef in zip(model.columns_, model.centres_, model.coef_):
+    for (name, _, _), centre, coef in zip(model.columns_, model.centres_, model.coef_, strict=True):
         by_hand += coef * kernels[name](X_new, centre[None, :])[:, 0]
     np.testing.assert_allclose(model.decision_function(X_new), by_hand, rtol=1e-9, atol=1e-9)
     assert set(model.predict(X_new)) <= {"odd", "even"}

@@ -74,7 +74,8 @@ def test_timing_samples_one_job_per_method_and_data_set_and_prices_the_experimen
     first = {}
     for job in plan_jobs(config, [experiment]):
         first.setdefault((job.method, job.param, job.dataset), (job.seed, job.split))
-    assert sorted(zip(samples["method"], samples["param"], samples["dataset"], zip(samples["seed"], samples["split"]))) == sorted(
+    runs = zip(samples["seed"], samples["split"], strict=True)
+    assert sorted(zip(samples["method"], samples["param"], samples["dataset"], runs, strict=True)) == sorted(
         (method, param, dataset, job) for (method, param, dataset), job in first.items())
     assert (samples["fit_cpu_seconds"] > 0).all() and not (tmp_path / "results" / "runs").exists()
     row = estimate(config, tmp_path).set_index("experiment").loc[experiment]

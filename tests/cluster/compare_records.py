@@ -60,7 +60,7 @@ def first_difference(left, right, rtol: float, path: tuple = ()) -> str | None:
     if isinstance(left, list) and isinstance(right, list):
         if len(left) != len(right):
             return f"{where}: {len(left)} items != {len(right)} items"
-        for index, (a, b) in enumerate(zip(left, right)):
+        for index, (a, b) in enumerate(zip(left, right, strict=True)):
             found = first_difference(a, b, rtol, path + (index,))
             if found:
                 return found

@@ -1,5 +1,4 @@
 """Gather one experiment's records: one row per job, and one row per iteration of each job's history."""
-import sys
 
 from mkbench.harness.job_log import log_to
 

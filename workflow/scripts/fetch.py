@@ -1,5 +1,4 @@
 """Fetch and verify one data set's raw files (mirror first, then the canonical URLs)."""
-import sys
 
 from mkbench.harness.job_log import log_to
 

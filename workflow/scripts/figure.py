@@ -1,5 +1,4 @@
 """Draw one figure (seaborn), saved as PNG and PDF: per-split boxes, bars, lines (records or iterations), or a refitted decision boundary."""
-import sys
 
 from mkbench.harness.job_log import log_to
 

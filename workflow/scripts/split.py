@@ -1,5 +1,4 @@
 """Write one split of a data set under a named protocol, deterministic from the seed."""
-import sys
 
 from mkbench.harness.job_log import log_to
 

@@ -1,5 +1,4 @@
 """Write one table: our means and stds beside the paper's published values."""
-import sys
 
 from mkbench.harness.job_log import log_to
 

@@ -187,7 +187,7 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
             X = validate_data(self, X, reset=False, dtype=np.float64)
             blocks = (self.kernels_[k](X, self.support_vectors_) for k in used)
             f = np.full(X.shape[0], self.intercept_)
-        for k, K in zip(used, blocks):
+        for k, K in zip(used, blocks, strict=True):
             f += (self.weights_[k] * self.kernel_scales_[k]) * (K @ self.dual_coef_)
         return f
 

@@ -115,7 +115,7 @@ class _CGBoost(BaseEstimator):
         if signs is not None:  # the master's alpha_j multiplies s_j K_p(., x_j)
             self.coef_ *= signs[centre_idx]
         self.intercept_ = float(solution.intercept)
-        self.columns_ = [(self.kernels_[p].name, int(j)) for p, j in zip(kernel_idx, centre_idx)]
+        self.columns_ = [(self.kernels_[p].name, int(j)) for p, j in zip(kernel_idx, centre_idx, strict=True)]
         self.centres_ = X[centre_idx]
         self._kernel_idx = kernel_idx
 
@@ -128,7 +128,7 @@ class _CGBoost(BaseEstimator):
         """
         check_is_fitted(self, "coef_")
         counts: Counter[str] = Counter({k.name: 0 for kernel in self.kernels_ for k in _parts(kernel)})
-        for p, coef in zip(self._kernel_idx, self.coef_):
+        for p, coef in zip(self._kernel_idx, self.coef_, strict=True):
             if coef != 0:
                 counts.update(k.name for k in _parts(self.kernels_[p]))
         return dict(counts)

@@ -242,7 +242,7 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
             else np.array([kernel.attribute for kernel in self.column_kernels_], dtype=np.intp)
         )
         weights: dict[tuple[int, int, int], float] = {}
-        for choice, coef in zip(choices, self.coef_):
+        for choice, coef in zip(choices, self.coef_, strict=True):
             weights[choice] = weights.get(choice, 0.0) + coef
         self.n_support_ = sum(1 for coef in weights.values() if coef != 0)
         if search.attributes is None:

@@ -260,7 +260,7 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         self.dual_coef_ = np.asarray(solution.duals, dtype=np.float64).copy()
         self.columns_ = [
             (self.kernels_[p].name, int(j if lab else j - self.n_labeled_), bool(lab))
-            for p, j, lab in zip(kernel_idx, centre_idx, labelled)
+            for p, j, lab in zip(kernel_idx, centre_idx, labelled, strict=True)
         ]
         self.centres_ = centres[centre_idx]
         self._kernel_idx = kernel_idx

@@ -145,7 +145,7 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "stumps_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         f = np.zeros((X.shape[0], self.classes_.size))
-        for phi, v, alpha in zip(outputs(self.stumps_, X).T, self.votes_, self.alphas_):
+        for phi, v, alpha in zip(outputs(self.stumps_, X).T, self.votes_, self.alphas_, strict=True):
             f += alpha * np.outer(phi, v)
             yield f[:, 1] - f[:, 0] if self.classes_.size == 2 else f.copy()
 

@@ -77,7 +77,7 @@ def draw_boundary(
     ax.contourf(U, V, F > 0, levels=[-0.5, 0.5, 1.5], colors=["#c6dbef", "#fdd0a2"], alpha=0.8)
     ax.contour(U, V, F, levels=[0.0], colors="k", linewidths=1.2)
     classes = np.unique(y)
-    for cls, colour, marker in zip(classes, ("#08519c", "#a63603"), ("o", "s")):
+    for cls, colour, marker in zip(classes, ("#08519c", "#a63603"), ("o", "s"), strict=True):
         for part, filled in (("train", True), ("test", False)):
             idx = np.asarray(split.get(part, []), dtype=np.int64)
             idx = idx[y[idx] == cls]

@@ -255,8 +255,8 @@ def param_settings(method_spec: dict) -> dict[str, dict[str, Any]]:
     keys = sorted(grid)
     settings = {}
     for values in itertools.product(*(grid[k] for k in keys)):
-        name = ",".join(f"{k}={v}" for k, v in zip(keys, values))
-        settings[name] = {**base, **dict(zip(keys, values))}
+        name = ",".join(f"{k}={v}" for k, v in zip(keys, values, strict=True))
+        settings[name] = {**base, **dict(zip(keys, values, strict=True))}
     return settings
 
 

@@ -90,7 +90,7 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
                          ignore_index=True)
         sampled = pool[pool["rank"] == pool.groupby(KIND_FIELDS)["rank"].transform("max")]
         mean = sampled.groupby(KIND_FIELDS)["seconds"].mean().rename("mean").reset_index()
-        mean["mean"] *= mean["method"].map(lambda method: _work_ratio(plan, config, experiment, method))
+        mean["mean"] *= mean["method"].map(lambda method: _work_ratio(plan, config, experiment, method))  # noqa: B023
         priced = planned.merge(mean, on=KIND_FIELDS, how="left")
         rows.append({
             "experiment": experiment,

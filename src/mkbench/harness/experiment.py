@@ -185,8 +185,8 @@ def _staged_history(model, history, parts: dict[str, np.ndarray], X, y, task: st
     rows = [dict(row) for row in history or []]
     by_count = {row.get("n_columns"): row for row in rows}
     staged = [model.staged_predict(X[idx]) for idx in parts.values()]
-    for t, predictions in enumerate(zip(*staged), start=1):
-        scores = _scores(y, parts, dict(zip(parts, predictions)), task)
+    for t, predictions in enumerate(zip(*staged, strict=True), start=1):
+        scores = _scores(y, parts, dict(zip(parts, predictions, strict=True)), task)
         if t in by_count:
             by_count[t].update(scores)
         else:
@@ -242,7 +242,7 @@ def _model_size(model) -> dict[str, Any]:
         if results is not None:
             out[attr[:-1]] = [
                 {**{k: _plain(v) for k, v in params.items()}, "error": float(error)}
-                for params, error in zip(results["params"], results["mean_test_error"])
+                for params, error in zip(results["params"], results["mean_test_error"], strict=True)
             ]
     if hasattr(model, "search_bounds_"):  # the range a continuous search could choose in
         out["search_bounds"] = {k: [_plain(lo), _plain(hi)] for k, (lo, hi) in model.search_bounds_.items()}

@@ -80,7 +80,7 @@ def to_markdown(
     is "rows" (a row per data set and method) or "methods" (a column per method).
     """
     metrics = metrics or list(dict.fromkeys(table["metric"]))
-    rows = list(dict.fromkeys(zip(table["dataset"], table["method"])))
+    rows = list(dict.fromkeys(zip(table["dataset"], table["method"], strict=True)))
     rank = {row: i for i, row in enumerate(dict.fromkeys(order or []))}
     rows.sort(key=lambda row: rank.get(row, len(rank)))  # stable: ours without a paper value keep their order
     cells = {(r.dataset, r.method, r.metric): r for r in table.itertuples()}
@@ -125,10 +125,10 @@ def _by_method(table: pd.DataFrame, caption: str, metrics: list[str], rows, cell
         out.append(f"Runs per cell: {', '.join(runs)}.")
     for name in ("failed", "not optimal"):
         if name in counts:
-            hit = [f"{d} / {m}: {n}" for (d, m), n in zip(rows, counts[name]) if n not in ("0", "—")]
+            hit = [f"{d} / {m}: {n}" for (d, m), n in zip(rows, counts[name], strict=True) if n not in ("0", "—")]
             out.append(f"{name.capitalize()} runs: " + "; ".join(hit) + ".")
     if "note" in counts:
-        out += [f"- {d} / {m}: {note}" for (d, m), note in zip(rows, counts["note"]) if note]
+        out += [f"- {d} / {m}: {note}" for (d, m), note in zip(rows, counts["note"], strict=True) if note]
     return "\n".join(out) + "\n"
 
 

@@ -212,7 +212,7 @@ def write_table(
         rows = rows[rows["method"] != rows["base"]]  # the variants and grid settings
         order = [
             (dataset, method)
-            for dataset, base in zip(reference["dataset"], reference["method"])
+            for dataset, base in zip(reference["dataset"], reference["method"], strict=True)
             for method in [base, *rows.loc[(rows["dataset"] == dataset) & (rows["base"] == base), "method"]]
         ]
     text = to_markdown(table, caption, metrics, order, layout)
@@ -329,7 +329,7 @@ def draw_lines(
         frame = frame[~frame["status"].astype(str).str.startswith("failed")]
     data = in_percent(frame if x.startswith("p_") else _labelled(frame), y)
     methods = list(dict.fromkeys(data["method"]))
-    palette = dict(zip(methods, sns.color_palette(n_colors=len(methods))))
+    palette = dict(zip(methods, sns.color_palette(n_colors=len(methods)), strict=True))
     grid = sns.relplot(
         data=data, x=x, y=y, hue="method", col="dataset", kind="line", errorbar="sd", palette=palette,
         height=3.2, aspect=1.3, facet_kws={"sharey": False},

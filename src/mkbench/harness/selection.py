@@ -145,7 +145,8 @@ def _validation_choices(records: pd.DataFrame, select: str) -> list[tuple]:
     ok = ok.assign(_score=pd.to_numeric(ok[select]))
     rows = []
     for (dataset, method, _, _), split in ok.groupby(_SPLIT_KEYS, sort=False):
-        scores = [{**_parse_setting(name), "error": score} for name, score in zip(split["param"], split["_score"])]
+        scores = [{**_parse_setting(name), "error": score}
+                  for name, score in zip(split["param"], split["_score"], strict=True)]
         for key in _parse_setting(split["param"].iloc[0]):
             grid = grids[(method, key)]
             if len(set(grid)) > 1:

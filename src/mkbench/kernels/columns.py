@@ -171,7 +171,7 @@ class KernelColumns:
                 found[j] = self._cache[(p, j)]
         missing = [j for j in dict.fromkeys(centres.tolist()) if j not in found]
         if missing:
-            for j, column in zip(missing, self._compute(p, np.asarray(missing))):
+            for j, column in zip(missing, self._compute(p, np.asarray(missing)), strict=True):
                 found[j] = column.copy()
                 self._remember((p, j), found[j])
         return np.stack([found[j] for j in centres.tolist()], axis=1)

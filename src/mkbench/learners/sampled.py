@@ -112,7 +112,7 @@ class _Sampled(ABC):
         """
         return [self.best(w) for w in np.asarray(W, dtype=np.float64).T]
 
-    def exclude(self, learner) -> None:
+    def exclude(self, learner) -> None:  # noqa: B027 (a no-op by design, not abstract)
         """Nothing to do: a drawn learner is drawn again with probability 0."""
 
 

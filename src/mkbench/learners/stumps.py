@@ -121,24 +121,24 @@ def _stump_search_rows(order: np.ndarray, W: np.ndarray, available: np.ndarray, 
         L[:] = 0.0
         for r in range(n):
             i = order[r, j]
-            for l in range(m):
-                L[l] += W[i, l]
+            for q in range(m):
+                L[q] += W[i, q]
             if not available[r, j]:
                 continue
             edge = 0.0
-            for l in range(m):
-                score = totals[l] - 2.0 * L[l]
-                sum_squares[l] += score * score
+            for q in range(m):
+                score = totals[q] - 2.0 * L[q]
+                sum_squares[q] += score * score
                 if per_row:
-                    if abs(score) > best_edge[l] or (abs(score) == best_edge[l] and r < best_row[l]):
-                        best_edge[l], best_row[l], best_feature[l] = abs(score), r, j
-                        best_scores[l, l] = score
+                    if abs(score) > best_edge[q] or (abs(score) == best_edge[q] and r < best_row[q]):
+                        best_edge[q], best_row[q], best_feature[q] = abs(score), r, j
+                        best_scores[q, q] = score
                 else:
                     edge += abs(score)
             if not per_row and (edge > best_edge[0] or (edge == best_edge[0] and r < best_row[0])):
                 best_edge[0], best_row[0], best_feature[0] = edge, r, j
-                for l in range(m):
-                    best_scores[0, l] = totals[l] - 2.0 * L[l]
+                for q in range(m):
+                    best_scores[0, q] = totals[q] - 2.0 * L[q]
     return best_row, best_feature, best_scores, sum_squares
 
 

@@ -204,8 +204,8 @@ class QPMaster:
         if self.alpha_sign == "nonneg":
             blocks.append(sp.hstack([sp.csc_matrix((k, n_b + m)), sp.identity(k)]))
             lower.append(np.zeros(k))
-        l = np.concatenate(lower)
-        return P, q, sp.vstack(blocks, format="csc"), l, np.full(l.shape, np.inf)
+        lo = np.concatenate(lower)
+        return P, q, sp.vstack(blocks, format="csc"), lo, np.full(lo.shape, np.inf)
 
     def _warm_point(self) -> tuple[np.ndarray, np.ndarray]:
         """The last optimal (x, y) extended to the columns added since, each with alpha_j = 0.
@@ -272,9 +272,9 @@ class QPMaster:
     def _solve_osqp(self) -> tuple[np.ndarray, np.ndarray, str | None, int]:
         """(x, y, failure status or None, iterations) from OSQP, set up again after new columns."""
         if self._solver is None:
-            P, q, A, l, u = self._problem()
+            P, q, A, lo, u = self._problem()
             self._solver = osqp.OSQP()
-            self._solver.setup(P, q, A, l, u, **self.settings)
+            self._solver.setup(P, q, A, lo, u, **self.settings)
             if self._warm is not None:
                 self._solver.warm_start(*self._warm_point())
         result = self._solver.solve(raise_error=False)
@@ -283,12 +283,12 @@ class QPMaster:
 
     def _solve_clarabel(self) -> tuple[np.ndarray, np.ndarray, str | None, int]:
         """The same (x, y) in OSQP's sign convention from Clarabel: A x - l = s >= 0, y = -z."""
-        P, q, A, l, _ = self._problem()
+        P, q, A, lo, _ = self._problem()
         settings = clarabel.DefaultSettings()
         for name, value in self.settings.items():
             setattr(settings, name, value)
         cone = [clarabel.NonnegativeConeT(A.shape[0])]
-        result = clarabel.DefaultSolver(sp.triu(P, format="csc"), q, -A, -l, cone, settings).solve()
+        result = clarabel.DefaultSolver(sp.triu(P, format="csc"), q, -A, -lo, cone, settings).solve()
         solved = result.status == clarabel.SolverStatus.Solved
         return np.array(result.x), -np.array(result.z), None if solved else str(result.status), int(result.iterations)
 

@@ -95,16 +95,16 @@ class SimplexLSMaster:
         J = self._gram.shape[0]
         if J:
             W = cho_solve(cho_factor(self._gram + np.eye(J) / self.C), self._HcL)
-            O = self._Lc - self._Hc.array @ W
+            Xi = self._Lc - self._Hc.array @ W
         else:
-            W, O = np.zeros((0, self.L.shape[1])), self._Lc.copy()
+            W, Xi = np.zeros((0, self.L.shape[1])), self._Lc.copy()
         b = self._L_mean - self._H_mean @ W
-        U = self.C * O
-        objective = 0.5 * float(np.sum(W * W)) + 0.5 * self.C * float(np.sum(O * O))
+        U = self.C * Xi
+        objective = 0.5 * float(np.sum(W * W)) + 0.5 * self.C * float(np.sum(Xi * Xi))
         return MasterSolution(
             alpha=W,
             intercept=b,
-            xi=O,
+            xi=Xi,
             duals=U,
             pricing_weights=U,
             objective=objective,

@@ -110,7 +110,7 @@ class KernelOracle:
     def counts(self) -> dict[str, int]:
         """Columns in the master per kernel, as ``columns_<kernel name>``."""
         per_kernel = self.in_master.sum(axis=1)
-        return {f"columns_{k.name}": int(c) for k, c in zip(self.columns.kernels, per_kernel)}
+        return {f"columns_{k.name}": int(c) for k, c in zip(self.columns.kernels, per_kernel, strict=True)}
 
     def price(self, solution: MasterSolution, master, tol: float) -> Pricing:
         """Propose the next column, or None if none violates by more than ``tol``."""
@@ -165,7 +165,7 @@ class KernelOracle:
 
     def _pricing(self, violation: float, choices: list, n_priced: np.ndarray, gap: float, computed_before: int) -> Pricing:
         columns = [self.columns.column(*choice) for choice in choices]
-        per_kernel = {f"priced_{k.name}": int(c) for k, c in zip(self.columns.kernels, n_priced)}
+        per_kernel = {f"priced_{k.name}": int(c) for k, c in zip(self.columns.kernels, n_priced, strict=True)}
         return Pricing(
             choice=choices[0] if choices else None,
             column=columns[0] if columns else None,
@@ -173,5 +173,5 @@ class KernelOracle:
             duality_gap=gap,
             n_priced=int(n_priced.sum()),
             stats={**per_kernel, "n_computed": self.columns.n_computed - computed_before},
-            more=tuple(zip(choices[1:], columns[1:])),
+            more=tuple(zip(choices[1:], columns[1:], strict=True)),
         )
