@@ -17,13 +17,12 @@ def render_claims(claims: list[Claim], verdicts: list[Verdict], root: str | os.P
     """The Claims section of REPRODUCTION.md: a count per verdict, the table of claims, then one block per claim."""
     counts = Counter(v.verdict for v in verdicts)
     fragile = sum(v.fragile for v in verdicts)
-    lines = ["## Claims", ""]
-    lines += [f"- **{verdict}**: {meaning}" for verdict, meaning in VERDICTS.items()]
-    lines += [
+    lines = [
+        "## Claims",
         "",
         f"{len(claims)} claims: " + ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v])
         + f"; {fragile} of the verdicts are fragile (another reading the claim's words allow changes them). "
-        "The rules, thresholds and readings are those of Methodology above.",
+        "The rules, thresholds, readings and verdicts are those of Methodology above.",
         "",
         "| claim | paper | rule | verdict | robustness |",
         "|:--|:--|:--|:--|:--|",
