@@ -30,6 +30,7 @@ BENCHMARKS = {
     "perceptron_pricing": ("", 10, 4000),  # random arrays of Table II's shapes, no data set
     # the stump searches of a CGEns-SLS iteration (Table III), one pass for all columns against one by one
     "stump_rows": ("", 10, 4000),  # random arrays of Table III's shapes, no data set
+    "mkl_precomputed": ("", 15, 4000),  # SimpleMKL, SILP: precomputed Gram matrices vs X (issue 48), no data set
 }
 
 

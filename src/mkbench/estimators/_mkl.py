@@ -182,7 +182,7 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
         if self._precomputed:
             grams = prediction_grams(X, len(self.weights_), self.n_features_in_)
             blocks = (grams[k][:, self.support_] for k in used)
-            f = np.full(grams.shape[1], self.intercept_)
+            f = np.full(grams[0].shape[0], self.intercept_)
         else:
             X = validate_data(self, X, reset=False, dtype=np.float64)
             blocks = (self.kernels_[k](X, self.support_vectors_) for k in used)
@@ -194,7 +194,7 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
     def _training_stack(self, X, n_samples: int) -> np.ndarray:
         """The unit-trace training kernels (M, n, n); sets ``kernels_`` and ``kernel_scales_``."""
         if self._precomputed:
-            stack = training_grams(X, n_samples).copy()
+            stack = training_grams(X, n_samples)  # a copy of the user's kernels, scaled in place below
             self.kernels_ = tuple(f"precomputed[{k}]" for k in range(len(stack)))
             self.kernel_scales_ = scale_to_unit_trace(stack, self.kernels_)
             self.n_features_in_ = stack.shape[1]
