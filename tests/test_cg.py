@@ -23,6 +23,8 @@ from mkbench.masters import (
 )
 from mkbench.oracles import KernelOracle
 
+from ._paper import paper_cgboost
+
 from .test_masters import highs_qp_reference, linprog_reference
 
 KERNELS = ["linear", "quadratic", "rbf"]
@@ -243,11 +245,9 @@ def test_blockwise_pricing_gives_the_same_path(data):
 
 
 def test_convergence_warning_when_stopped_early(data):
-    from mkbench import CGBoostClassifier
-
     X, y, _ = data
     with pytest.warns(ConvergenceWarning, match="raise max_iter or time_limit"):
-        model = CGBoostClassifier(max_iter=2).fit(X, y)
+        model = paper_cgboost(max_iter=2).fit(X, y)
     assert model.status_ == "max_iter" and model.n_iter_ == 2
 
 

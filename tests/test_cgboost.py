@@ -9,6 +9,8 @@ from mkbench import CGBoostClassifier, CGBoostRegressor
 from mkbench.kernels import KernelColumns
 from mkbench.masters import solve_lp, solve_qp
 
+from ._paper import paper_cgboost, paper_cgboost_regressor
+
 
 @pytest.fixture(scope="module")
 def data():
@@ -27,7 +29,7 @@ def _full(X, kernels):
 @pytest.mark.parametrize(("penalty", "solve"), [("l1", solve_lp), ("l2", solve_qp)])
 def test_classifier_equals_the_full_master(data, penalty, solve):
     X, labels, _ = data
-    model = CGBoostClassifier(["linear", "rbf"], penalty=penalty, C=2.0).fit(X, labels)  # alpha >= 0 (eq. 4, 7)
+    model = paper_cgboost(["linear", "rbf"], penalty=penalty, C=2.0).fit(X, labels)  # alpha >= 0 (eq. 4, 7)
     K, kernels = _full(X, ["linear", "rbf"])
     signed = np.where(labels == "odd", 1.0, -1.0)  # classes_ = ["even", "odd"]: "odd" is +1
     full = solve(K, signed, 2.0, alpha_sign="nonneg", intercept="free")
@@ -57,7 +59,7 @@ def test_several_columns_per_iteration_give_the_same_model_in_fewer_steps(data, 
     signed = np.where(labels == "odd", 1.0, -1.0)
     full = (solve_lp if penalty == "l1" else solve_qp)(K, signed, 2.0, alpha_sign="nonneg", intercept="free")
     one, several = (
-        CGBoostClassifier("L,Q,R", penalty=penalty, C=2.0, strategy=strategy, columns_per_iteration=m).fit(X, labels)
+        paper_cgboost("L,Q,R", penalty=penalty, C=2.0, strategy=strategy, columns_per_iteration=m).fit(X, labels)
         for m in (1, 6)
     )
     for model in (one, several):
@@ -69,7 +71,7 @@ def test_several_columns_per_iteration_give_the_same_model_in_fewer_steps(data, 
         f_full = K @ full.alpha + full.intercept
         np.testing.assert_allclose(several.decision_function(X), f_full, atol=1e-3 * np.abs(f_full).max())
     with pytest.raises(ValueError, match="columns_per_iteration must be an integer >= 1"):
-        CGBoostClassifier(columns_per_iteration=0).fit(X, labels)
+        paper_cgboost(columns_per_iteration=0).fit(X, labels)
 
 
 @pytest.mark.parametrize("penalty", ["l1", "l2"])
@@ -79,7 +81,7 @@ def test_auto_enters_sqrt_m_columns_for_the_qp_and_one_for_the_lp(data, penalty)
     K, _ = _full(X, ["linear", "quadratic", "rbf"])
     signed = np.where(labels == "odd", 1.0, -1.0)
     full = (solve_lp if penalty == "l1" else solve_qp)(K, signed, 2.0, alpha_sign="nonneg", intercept="free")
-    auto = CGBoostClassifier("L,Q,R", penalty=penalty, C=2.0, strategy="full").fit(X, labels)
+    auto = paper_cgboost("L,Q,R", penalty=penalty, C=2.0, strategy="full").fit(X, labels)
     assert auto.status_ == "optimal"
     assert auto.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-6 if penalty == "l1" else 1e-4)
     counts = [row["n_columns"] for row in auto.history_]
@@ -94,12 +96,12 @@ def test_auto_enters_sqrt_m_columns_for_the_qp_and_one_for_the_lp(data, penalty)
     f_full = K @ full.alpha + full.intercept
     np.testing.assert_allclose(auto.decision_function(X), f_full, atol=1e-3 * np.abs(f_full).max())
     with pytest.raises(ValueError, match="columns_per_iteration must be an integer >= 1, 'sqrt' or 'auto'"):
-        CGBoostClassifier(columns_per_iteration="many").fit(X, labels)
+        paper_cgboost(columns_per_iteration="many").fit(X, labels)
 
 
 def test_regressor_equals_the_full_master(data):
     X, _, response = data
-    model = CGBoostRegressor(["linear", "rbf"], C=1.0, epsilon=0.1).fit(X, response)
+    model = paper_cgboost_regressor(["linear", "rbf"], C=1.0, epsilon=0.1).fit(X, response)
     K, _ = _full(X, ["linear", "rbf"])
     full = solve_qp(K, response, 1.0, loss="epsilon_insensitive", epsilon=0.1, alpha_sign="free", intercept="free")
     assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-4)
@@ -115,7 +117,7 @@ DUAL_SOLVERS = [("libsvm", True, "free"), ("dual_cd", "regularized", "regularize
 def test_dual_solver_backends_reach_the_same_full_master(data, solver, fit_intercept, intercept, positive):
     X, labels, _ = data
     kernels = ["linear", "rbf"] if solver == "libsvm" else ["linear", "quadratic", "rbf"]  # SMO crawls on Q
-    model = CGBoostClassifier(kernels, C=2.0, solver=solver, positive=positive, fit_intercept=fit_intercept)
+    model = paper_cgboost(kernels, C=2.0, solver=solver, positive=positive, fit_intercept=fit_intercept)
     model.fit(X, labels)
     K, _ = _full(X, kernels)
     alpha_sign = "nonneg" if positive else "free"
@@ -125,7 +127,7 @@ def test_dual_solver_backends_reach_the_same_full_master(data, solver, fit_inter
     f_full = K @ full.alpha + full.intercept
     np.testing.assert_allclose(model.decision_function(X), f_full, atol=1e-3 * np.abs(f_full).max())
     with pytest.raises(ValueError, match=f"solver={solver!r} solves the 2-norm master only with a .*{intercept} offset"):
-        CGBoostClassifier(["linear"], fit_intercept=False, solver=solver).fit(X, labels)
+        paper_cgboost(["linear"], fit_intercept=False, solver=solver).fit(X, labels)
 
 
 @pytest.mark.parametrize(("fit_intercept", "expected"), [(True, "dual_cd"), ("regularized", "dual_cd"), (False, "clarabel")])
@@ -138,7 +140,7 @@ def test_auto_solver_is_dual_cd_where_it_applies(data, monkeypatch, fit_intercep
     real = hinge.make_qp_master
     monkeypatch.setattr(hinge, "make_qp_master", lambda *a, **kw: used.append(kw["solver"]) or real(*a, **kw))
     X, labels, _ = data
-    model = CGBoostClassifier(positive=True, fit_intercept=fit_intercept, C=2.0).fit(X, labels)
+    model = paper_cgboost(positive=True, fit_intercept=fit_intercept, C=2.0).fit(X, labels)
     assert used == [expected] and CGBoostClassifier().solver == "auto"
     K, _ = _full(X, ["linear", "quadratic", "rbf"])
     intercept = {True: "free", "regularized": "regularized", False: "none"}[fit_intercept]
@@ -157,12 +159,12 @@ def test_auto_solver_is_dual_cd_where_it_applies(data, monkeypatch, fit_intercep
 def test_dual_cd_backend_is_for_classification_only(data):
     X, _, response = data
     with pytest.raises(ValueError, match="solver='dual_cd' solves the classification master only"):
-        CGBoostRegressor(["linear"], fit_intercept="regularized", solver="dual_cd").fit(X, response)
+        paper_cgboost_regressor(["linear"], fit_intercept="regularized", solver="dual_cd").fit(X, response)
 
 
 def test_composite_kernel_counts_each_part(data):
     X, labels, _ = data
-    model = CGBoostClassifier("L+Q", penalty="l1").fit(X, labels)
+    model = paper_cgboost("L+Q", penalty="l1").fit(X, labels)
     counts = model.n_columns_by_kernel_
     assert set(counts) == {"linear", "quadratic"}
     assert counts["linear"] == counts["quadratic"] == model.n_support_ > 0  # Table 1 counts, e.g. 184 / 184
@@ -171,7 +173,7 @@ def test_composite_kernel_counts_each_part(data):
 def test_callback_sees_the_current_model(data):
     X, labels, _ = data
     X_val, y_val = X[:20], labels[:20]
-    model = CGBoostClassifier("L,R", penalty="l1", callback=lambda m: {"validation_error": 1 - m.score(X_val, y_val)})
+    model = paper_cgboost("L,R", penalty="l1", callback=lambda m: {"validation_error": 1 - m.score(X_val, y_val)})
     model.fit(X, labels)
     errors = [row["validation_error"] for row in model.history_]
     assert len(errors) == model.n_iter_ + 1
@@ -184,7 +186,7 @@ def test_all_columns_at_once_is_the_full_master(data, penalty, solver, positive)
     X, labels, _ = data
     kernels = ["linear", "quadratic", "rbf"]
     options = dict(penalty=penalty, C=2.0, solver=solver, positive=positive)
-    model = CGBoostClassifier(kernels, strategy="all", **options).fit(X, labels)
+    model = paper_cgboost(kernels, strategy="all", **options).fit(X, labels)
     K, _ = _full(X, kernels)
     solve = solve_qp if penalty == "l2" else solve_lp
     full = solve(K, np.where(labels == "odd", 1.0, -1.0), 2.0, alpha_sign="nonneg" if positive else "free", intercept="free")
@@ -195,7 +197,7 @@ def test_all_columns_at_once_is_the_full_master(data, penalty, solver, positive)
     # a column is kept where |alpha_j| > tol, which column generation would have generated
     kept = model.coef_ != 0
     assert kept[np.abs(full.alpha) > 1e-4].all() and not kept[np.abs(full.alpha) < 1e-8].any()
-    generated = CGBoostClassifier(kernels, strategy="full", **options).fit(X, labels)
+    generated = paper_cgboost(kernels, strategy="full", **options).fit(X, labels)
     assert generated.history_[-1]["objective"] == pytest.approx(model.history_[-1]["objective"], rel=1e-6)
 
 
@@ -206,7 +208,7 @@ def test_label_signed_columns_equal_the_full_master(data, penalty, solve, solver
     """positive="label": alpha >= 0 on the columns y_j K(., x_j), the optimum of that full master solved directly."""
     X, labels, _ = data
     kernels = ["linear", "quadratic", "rbf"]
-    model = CGBoostClassifier(kernels, penalty=penalty, positive="label", C=2.0, solver=solver, strategy=strategy)
+    model = paper_cgboost(kernels, penalty=penalty, positive="label", C=2.0, solver=solver, strategy=strategy)
     model.fit(X, labels)
     K, _ = _full(X, kernels)
     signed = np.where(labels == "odd", 1.0, -1.0)
@@ -231,19 +233,19 @@ def test_bad_inputs_have_clear_messages(data):
     with pytest.raises(ValueError, match=r"y has only one class \('a'\): a classifier needs two classes"):
         CGBoostClassifier().fit(X[:30], np.repeat(["a"], 30))
     with pytest.raises(ValueError, match="penalty must be 'l1'"):
-        CGBoostClassifier(penalty="l0").fit(X, labels)
+        paper_cgboost(penalty="l0").fit(X, labels)
     with pytest.raises(ValueError, match="fit_intercept must be True, False or 'regularized'"):
-        CGBoostClassifier(fit_intercept="yes").fit(X, labels)
+        paper_cgboost(fit_intercept="yes").fit(X, labels)
     with pytest.raises(KeyError, match="unknown kernel 'sigmoid'; known kernels"):
-        CGBoostClassifier(kernels=["sigmoid"]).fit(X, labels)
+        paper_cgboost(kernels=["sigmoid"]).fit(X, labels)
     with pytest.raises(ValueError, match="positive must be True .* or 'label'.*got 'yes'"):
-        CGBoostClassifier(positive="yes").fit(X, labels)
+        paper_cgboost(positive="yes").fit(X, labels)
     with pytest.raises(ValueError, match="positive must be True \\(alpha >= 0\\) or False .*got 'label'"):
-        CGBoostRegressor(positive="label").fit(X, labels == "odd")
+        paper_cgboost_regressor(positive="label").fit(X, labels == "odd")
     with pytest.raises(ValueError, match="strategy must be one of 'full', 'stratified', 'all'.*got 'greedy'"):
-        CGBoostClassifier(strategy="greedy").fit(X, labels)
+        paper_cgboost(strategy="greedy").fit(X, labels)
     with pytest.raises(ValueError, match=r"max_iter must be an integer >= 0 or None \(every column of the library\)"):
-        CGBoostClassifier(max_iter=-1).fit(X, labels)
+        paper_cgboost(max_iter=-1).fit(X, labels)
 
 
 def test_default_max_iter_is_the_library_so_column_generation_ends_at_the_optimum(data):
@@ -251,21 +253,21 @@ def test_default_max_iter_is_the_library_so_column_generation_ends_at_the_optimu
     default max_iter (None: P * n) column generation ends at the optimum of the full master; a cap stops it short."""
     X, labels, _ = data
     assert CGBoostClassifier().max_iter is None and CGBoostRegressor().max_iter is None
-    model = CGBoostClassifier(["linear", "rbf"], positive=False, C=10.0).fit(X, labels)
+    model = paper_cgboost(["linear", "rbf"], positive=False, C=10.0).fit(X, labels)
     assert model.status_ == "optimal" and 50 < model.n_iter_ <= 100
     K, _ = _full(X, ["linear", "rbf"])
     full = solve_qp(K, np.where(labels == "odd", 1.0, -1.0), 10.0, alpha_sign="free", intercept="free")
     assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-4)
     with pytest.warns(ConvergenceWarning, match="raise max_iter or time_limit"):
-        capped = CGBoostClassifier(["linear", "rbf"], positive=False, C=10.0, max_iter=model.n_iter_ // 2).fit(X, labels)
+        capped = paper_cgboost(["linear", "rbf"], positive=False, C=10.0, max_iter=model.n_iter_ // 2).fit(X, labels)
     assert capped.status_ == "max_iter"
 
 
 @parametrize_with_checks(
     [
-        CGBoostClassifier(["linear", "rbf"], penalty="l1", max_iter=50),
-        CGBoostClassifier(["linear", "rbf"], max_iter=50),
-        CGBoostRegressor(["linear", "rbf"], max_iter=50),
+        paper_cgboost(["linear", "rbf"], penalty="l1", max_iter=50),
+        paper_cgboost(["linear", "rbf"], max_iter=50),
+        paper_cgboost_regressor(["linear", "rbf"], max_iter=50),
     ]
 )
 def test_scikit_learn_estimator_checks(estimator, check):

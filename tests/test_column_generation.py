@@ -5,9 +5,11 @@ import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from mkbench import CGBoostClassifier, CGEnsClassifier, ColumnGenerationClassifier, LPBoostClassifier
+from mkbench import CGEnsClassifier, ColumnGenerationClassifier, LPBoostClassifier
 from mkbench.kernels import KernelColumns
 from mkbench.masters import solve_lp, solve_qp
+
+from ._paper import paper_cgboost, paper_column_generation
 
 from .test_cgens import all_stumps
 
@@ -24,7 +26,7 @@ def data():
 def test_the_2_norm_master_over_stumps_is_the_qp_over_all_stumps(data, positive):
     """CG-Boost's QP (eq. 7) over stumps, free offset: no paper estimator offers it; alpha >= 0 changes nothing."""
     X, labels, signed = data
-    model = ColumnGenerationClassifier("stump", C=0.5, solver="libsvm", positive=positive, tol=1e-7).fit(X, labels)
+    model = paper_column_generation("stump", C=0.5, solver="libsvm", positive=positive, tol=1e-7).fit(X, labels)
     full = solve_qp(all_stumps(X), signed, 0.5, alpha_sign="free", intercept="free")  # Clarabel over all 78 stumps
     assert model.status_ == "optimal" and model.max_violation_ <= 1e-7
     assert model.objective_ == pytest.approx(full.objective, rel=1e-5)
@@ -35,7 +37,7 @@ def test_the_2_norm_master_over_stumps_is_the_qp_over_all_stumps(data, positive)
 
 def test_the_lp_over_stumps_with_a_free_offset_is_the_lp_over_all_stumps(data):
     X, labels, signed = data
-    model = ColumnGenerationClassifier("stump", penalty="l1", C=0.2).fit(X, labels)
+    model = paper_column_generation("stump", penalty="l1", C=0.2).fit(X, labels)
     H = all_stumps(X)
     full = solve_lp(np.hstack([H, -H]), signed, 0.2, alpha_sign="nonneg", intercept="free")  # negation complete
     assert model.status_ == "optimal"
@@ -45,7 +47,7 @@ def test_the_lp_over_stumps_with_a_free_offset_is_the_lp_over_all_stumps(data):
 def test_lpboost_over_a_kernel_mixture_is_the_lp_over_all_kernel_columns(data):
     X, labels, signed = data
     kernels = ["linear", "quadratic", "rbf"]
-    model = ColumnGenerationClassifier(kernels, penalty="l1", C=1.0, fit_intercept=False, strategy="full").fit(X, labels)
+    model = paper_column_generation(kernels, penalty="l1", C=1.0, fit_intercept=False, strategy="full").fit(X, labels)
     columns = KernelColumns(X, kernels)
     K = np.hstack([columns.block(p, range(len(X))) for p in range(3)])
     full = solve_lp(K, signed, 1.0, alpha_sign="nonneg", intercept="none")
@@ -62,7 +64,7 @@ def test_cgens_is_a_preset(data):
     X, labels, _ = data
     for solver, offset, tol in [("dual_cd", "regularized", 1e-3), ("dual_cd", True, 1e-3), ("libsvm", True, 1e-8)]:
         paper = CGEnsClassifier(C=0.5, max_iter=60, tol=1e-3, fit_intercept=offset, solver=solver, solver_tol=tol).fit(X, labels)
-        preset = ColumnGenerationClassifier(
+        preset = paper_column_generation(
             "stump", penalty="l2", fit_intercept=offset, solver=solver, C=0.5, max_iter=60, tol=1e-3
         ).fit(X, labels)
         _same_model(paper, preset, X)
@@ -72,18 +74,18 @@ def test_cgens_is_a_preset(data):
 def test_lpboost_and_cgboost_are_presets(data):
     X, labels, _ = data
     paper = LPBoostClassifier("perceptron", C=0.3, random_state=1).fit(X, labels)
-    preset = ColumnGenerationClassifier(
+    preset = paper_column_generation(
         "perceptron", penalty="l1", fit_intercept=False, C=0.3, max_iter=100, random_state=1
     ).fit(X, labels)
     _same_model(paper, preset, X)
     options = dict(penalty="l2", positive=True, fit_intercept=True, C=2.0, solver="dual_cd")
-    _same_model(CGBoostClassifier("L,R", **options).fit(X, labels), ColumnGenerationClassifier("L,R", **options).fit(X, labels), X)
+    _same_model(paper_cgboost("L,R", **options).fit(X, labels), paper_column_generation("L,R", **options).fit(X, labels), X)
 
 
 def test_more_classes_and_probabilities(data):
     X, _, _ = data
     y = np.digitize(X[:, 0], [-0.5, 0.5])
-    model = ColumnGenerationClassifier("stump", C=1.0, max_iter=30, probability=True).fit(X, y)
+    model = paper_column_generation("stump", C=1.0, max_iter=30, probability=True).fit(X, y)
     assert model.decision_function(X).shape == (40, 3) and len(model.estimators_) == 3
     np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0)
     assert (model.predict(X) == y).mean() > 0.8
@@ -92,13 +94,13 @@ def test_more_classes_and_probabilities(data):
 def test_bad_parameters_name_the_fix(data):
     X, labels, _ = data
     with pytest.raises(ValueError, match="penalty must be 'l1' .* or 'l2'"):
-        ColumnGenerationClassifier("stump", penalty="l0").fit(X, labels)
+        paper_column_generation("stump", penalty="l0").fit(X, labels)
     with pytest.raises(ValueError, match="fit_intercept must be True, False or 'regularized'"):
-        ColumnGenerationClassifier("stump", fit_intercept="yes").fit(X, labels)
+        paper_column_generation("stump", fit_intercept="yes").fit(X, labels)
     with pytest.raises(ValueError, match="solver='simplex' is not one of"):
-        ColumnGenerationClassifier("stump", solver="simplex").fit(X, labels)
+        paper_column_generation("stump", solver="simplex").fit(X, labels)
     with pytest.raises(KeyError, match="unknown kernel 'trees'.*or a weak-learner family: 'stump'"):
-        ColumnGenerationClassifier("trees").fit(X, labels)
+        paper_column_generation("trees").fit(X, labels)
 
 
 @parametrize_with_checks([ColumnGenerationClassifier("stump", max_iter=20), ColumnGenerationClassifier(["linear", "rbf"], max_iter=20)])

@@ -10,8 +10,10 @@ import pytest
 from sklearn.gaussian_process.kernels import RBF as GaussianProcessRBF
 from sklearn.metrics.pairwise import linear_kernel, polynomial_kernel, rbf_kernel
 
-from mkbench import CGBoostClassifier, SILPClassifier, SimpleMKLClassifier, SSMKClassifier
+from mkbench import SILPClassifier, SimpleMKLClassifier, SSMKClassifier
 from mkbench.kernels import RBF, FunctionKernel, Polynomial, WeakRBF, make_kernel, make_library
+
+from ._paper import paper_cgboost
 
 GAMMA = 0.2
 
@@ -34,8 +36,8 @@ FORMS = {
     "gaussian-process": ["L", GaussianProcessRBF(length_scale=np.sqrt(0.5 / GAMMA))],
 }
 ESTIMATORS = {
-    "cgboost-l1": lambda kernels: CGBoostClassifier(kernels, penalty="l1", C=1.0),
-    "cgboost-l2": lambda kernels: CGBoostClassifier(kernels, solver="clarabel", C=1.0),
+    "cgboost-l1": lambda kernels: paper_cgboost(kernels, penalty="l1", C=1.0),
+    "cgboost-l2": lambda kernels: paper_cgboost(kernels, solver="clarabel", C=1.0),
     "ssmk": lambda kernels: SSMKClassifier(kernels, C=1.0),
     "silp": lambda kernels: SILPClassifier(kernels, C=10.0),
     "simplemkl": lambda kernels: SimpleMKLClassifier(kernels, C=10.0),
@@ -62,8 +64,8 @@ def test_every_form_equals_the_kernel_by_name(data, name, form):
 
 def test_a_single_callable_is_a_library_of_one(data):
     X, y, X_new = data
-    model = CGBoostClassifier(functools.partial(rbf_kernel, gamma=GAMMA), penalty="l1").fit(X, y)
-    named = CGBoostClassifier({"name": "rbf", "gamma": GAMMA}, penalty="l1").fit(X, y)
+    model = paper_cgboost(functools.partial(rbf_kernel, gamma=GAMMA), penalty="l1").fit(X, y)
+    named = paper_cgboost({"name": "rbf", "gamma": GAMMA}, penalty="l1").fit(X, y)
     np.testing.assert_allclose(model.decision_function(X_new), named.decision_function(X_new), atol=1e-8)
     assert list(model.n_columns_by_kernel_) == ["rbf_kernel(gamma=0.2)"]
 
@@ -121,9 +123,9 @@ def test_bad_kernel_specs_name_the_problem(spec, error, message):
 def test_a_callable_of_the_wrong_shape_or_values_is_named(data):
     X, y, _ = data
     with pytest.raises(ValueError, match=r"returned an array of shape \(40,\) .* must return the Gram block of shape \(40, 40\)"):
-        CGBoostClassifier(lambda A, B: A[:, 0], penalty="l1").fit(X, y)
+        paper_cgboost(lambda A, B: A[:, 0], penalty="l1").fit(X, y)
     with pytest.raises(ValueError, match=r"kernel <lambda> returned NaN or infinite values"):
-        CGBoostClassifier(lambda A, B: np.full((len(A), len(B)), np.nan), penalty="l1").fit(X, y)
+        paper_cgboost(lambda A, B: np.full((len(A), len(B)), np.nan), penalty="l1").fit(X, y)
     with pytest.raises(TypeError, match="needs a callable"):
         FunctionKernel(3)
 

@@ -9,11 +9,13 @@ from sklearn.datasets import make_blobs
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from mkbench import CGBoostClassifier, SILPClassifier, SimpleMKLClassifier
+from mkbench import SILPClassifier, SimpleMKLClassifier
+
+from ._paper import paper_cgboost
 
 ESTIMATORS = {
-    "cgboost-l1": CGBoostClassifier(["linear", "rbf"], penalty="l1", C=1.0),
-    "cgboost-l2": CGBoostClassifier(["linear", "rbf"], C=1.0),
+    "cgboost-l1": paper_cgboost(["linear", "rbf"], penalty="l1", C=1.0),
+    "cgboost-l2": paper_cgboost(["linear", "rbf"], C=1.0),
     "silp": SILPClassifier(["linear", "rbf"], C=10.0),
     "simplemkl": SimpleMKLClassifier(["linear", "rbf"], C=10.0),
 }
@@ -58,7 +60,7 @@ def test_probabilities_are_platt_scaling_on_5_fold_cv(three_classes, name, class
 def test_probability_errors(three_classes):
     X, y, _, _ = three_classes
     with pytest.raises(ValueError, match="probability must be True or False, got 'yes'"):
-        CGBoostClassifier(probability="yes").fit(X, y)
+        paper_cgboost(probability="yes").fit(X, y)
     grams = [X @ X.T]
     with pytest.raises(ValueError, match="probability=True needs the data points .*CalibratedClassifierCV"):
         SILPClassifier("precomputed", probability=True).fit(grams, y == "a")
@@ -74,7 +76,7 @@ def _platt_is_not_the_sign(estimator):
 
 @parametrize_with_checks(
     [
-        CGBoostClassifier(["linear", "rbf"], penalty="l1", max_iter=50, probability=True),
+        paper_cgboost(["linear", "rbf"], penalty="l1", max_iter=50, probability=True),
         SILPClassifier(["linear", "rbf"], max_iter=30, probability=True),
     ],
     expected_failed_checks=_platt_is_not_the_sign,

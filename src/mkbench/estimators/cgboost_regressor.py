@@ -19,6 +19,23 @@ from .cgboost import _COMMON_DOC, _INTERCEPTS, _CGBoost
 __all__ = ["CGBoostRegressor"]
 
 
+def _target_scale(y: np.ndarray) -> tuple[float, float]:
+    """The mean and standard deviation of the training targets (1 for a constant target).
+
+    Raises
+    ------
+    ValueError
+        If the targets' spread overflows (|y| of order 1e154 and beyond).
+    """
+    mean, scale = float(np.mean(y)), float(np.std(y))
+    if not np.isfinite(scale):
+        raise ValueError(
+            f"the targets' standard deviation overflows (largest |y| = {np.max(np.abs(y)):.3g}); divide y by a "
+            "constant before fitting"
+        )
+    return mean, scale if scale > 0 else 1.0
+
+
 class CGBoostRegressor(RegressorMixin, _CGBoost):
     __doc__ = (
         """CG-Boost regression: the 2-norm epsilon-insensitive QP (eq. 13) by column generation (Remark 4.2).
@@ -26,11 +43,17 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
     Parameters
     ----------
     epsilon : float, default=0.1
-        Width of the insensitive tube, in the units of y.
-    solver : {"clarabel", "osqp", "libsvm"}, default="clarabel"
+        Width of the insensitive tube, in the units of the standardised targets
+        (``scale_target=True``), else of y.
+    solver : {"auto", "clarabel", "osqp", "libsvm"}, default="auto"
         Backend of the restricted masters (:func:`mkbench.masters.make_qp_master`);
         "libsvm" solves each as an SVR dual (alpha >= 0 by an active set over those
-        duals); it needs ``fit_intercept=True``."""
+        duals); it needs ``fit_intercept=True``. "auto": "libsvm" for the full master
+        (``strategy`` "all"), else "clarabel"; where libsvm fails, Clarabel.
+    scale_target : bool, default=True
+        Fit the targets centred and divided by their standard deviation (``y_mean_``,
+        ``y_scale_``) and report the model in the units of y (``coef_``, ``intercept_``,
+        ``predict``), so that C and ``epsilon`` mean the same for targets of any scale."""
         + _COMMON_DOC
     )
 
@@ -39,13 +62,16 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         kernels: str | Sequence[Any] = ("linear", "quadratic", "rbf"),
         *,
         epsilon: float = 0.1,
-        solver: str = "clarabel",
+        solver: str = "auto",
         positive: bool = False,
+        scaling: str | None = "range",
+        normalize_kernels: bool = True,
+        scale_target: bool = True,
         fit_intercept: bool | str = True,
-        C: float = 1.0,
+        C: float = 10.0,
         tol: float = 1e-6,
         max_iter: int | None = None,
-        strategy: str = "stratified",
+        strategy: str = "auto",
         priority: Sequence[int | str] | None = None,
         columns_per_iteration: int | str = "auto",
         time_limit: float | None = None,
@@ -58,6 +84,9 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         self.epsilon = epsilon
         self.solver = solver
         self.positive = positive
+        self.scaling = scaling
+        self.normalize_kernels = normalize_kernels
+        self.scale_target = scale_target
         self.fit_intercept = fit_intercept
         self.C = C
         self.tol = tol
@@ -86,17 +115,22 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         self._check_params()
         if self.positive not in (True, False):
             raise ValueError(f"positive must be True (alpha >= 0) or False (alpha free), got {self.positive!r}")
+        if not isinstance(self.scale_target, (bool, np.bool_)):
+            raise ValueError(f"scale_target must be True or False, got {self.scale_target!r}")
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
-        master = make_qp_master(
-            y,
-            self.C,
-            loss="epsilon_insensitive",
-            epsilon=self.epsilon,
-            alpha_sign="nonneg" if self.positive else "free",
-            intercept=_INTERCEPTS[self.fit_intercept],
-            solver=self.solver,
-        )
-        self._fit_master(X, master)
+        self.y_mean_, self.y_scale_ = _target_scale(y) if self.scale_target else (0.0, 1.0)
+        target = (y - self.y_mean_) / self.y_scale_
+
+        def make_master(solver: str, strategy: str):
+            return make_qp_master(
+                target, self.C, loss="epsilon_insensitive", epsilon=self.epsilon,
+                alpha_sign="nonneg" if self.positive else "free", intercept=_INTERCEPTS[self.fit_intercept],
+                solver="clarabel" if solver == "auto" else solver, **self._master_options(solver, strategy),
+            )
+
+        self._fit_master(X, make_master)
+        self.coef_ *= self.y_scale_  # f(x) = y_scale * f'(x) + y_mean: the model in the units of y
+        self.intercept_ = self.y_scale_ * self.intercept_ + self.y_mean_
         return self
 
     def predict(self, X: np.ndarray) -> np.ndarray:

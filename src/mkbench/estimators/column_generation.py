@@ -102,15 +102,24 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
     penalty : {"l2", "l1"}, default="l2"
         1/2 ||alpha||^2 (cgboost eq. 7, 11; CGEns (1)) or ||alpha||_1 (cgboost eq. 4;
         LPBoost), with C sum_i xi_i on the hinge slacks.
-    positive : bool, default=True
-        alpha >= 0 (cgboost eq. 4, 7) or free alpha (§4.2) for kernel columns; the
+    positive : bool, default=False
+        Free alpha (§4.2) or alpha >= 0 (cgboost eq. 4, 7) for kernel columns; the
         weak-learner families are negation complete, where both give the same model.
+        The default is :class:`mkbench.CGBoostClassifier`'s (symmetric in the classes).
+    scaling : {"range", "standard", "center"} or None, default="range"
+        Kernel columns only: how the inputs are put on one scale before the kernels see
+        them (see :class:`mkbench.CGBoostClassifier`); trees and the sampled learners'
+        own scalings do not need it.
+    normalize_kernels : bool, default=True
+        Kernel columns only: each kernel of the library put on one scale (see
+        :class:`mkbench.CGBoostClassifier`).
     fit_intercept : bool or "regularized", default=True
         A free offset b (cgboost §4.1, second case), b penalised like a constant
         column (first case; liblinear's, as CGEns ran it), or none (LPBoost, where the
         constant stump plays b).
-    C : float, default=1.0
-        Weight of the slacks.
+    C : float, default=None
+        Weight of the slacks; None: :class:`mkbench.CGBoostClassifier`'s default (10)
+        for kernel columns, 1 for weak learners.
     solver : {"auto", "dual_cd", "clarabel", "osqp", "libsvm"} or, for the LP, {"auto", "dual", "primal"}, default="auto"
         Backend of the 2-norm master (:func:`mkbench.masters.make_hinge_master`);
         for the LP, HiGHS' route, "auto" being "dual" (a column is a row of the
@@ -121,7 +130,7 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         Most columns to generate.
     time_limit : float, default=None
         Seconds after which no column is generated.
-    strategy : {"stratified", "full", "all"}, default="stratified"
+    strategy : {"auto", "stratified", "full", "all"}, default="auto"
         Kernel columns only: see :class:`mkbench.CGBoostClassifier`.
     columns_per_iteration : int, "sqrt" or "auto", default="auto"
         Kernel columns only: columns entering per pricing step (multiple pricing;
@@ -172,14 +181,16 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         columns: str | Sequence[Any] = ("linear", "quadratic", "rbf"),
         *,
         penalty: str = "l2",
-        positive: bool = True,
+        positive: bool = False,
+        scaling: str | None = "range",
+        normalize_kernels: bool = True,
         fit_intercept: bool | str = True,
-        C: float = 1.0,
+        C: float | None = None,
         solver: str = "auto",
         tol: float = 1e-6,
         max_iter: int = 1000,
         time_limit: float | None = None,
-        strategy: str = "stratified",
+        strategy: str = "auto",
         columns_per_iteration: int | str = "auto",
         n_candidates: int = 2000,
         gamma: float | None = None,
@@ -190,6 +201,8 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         self.columns = columns
         self.penalty = penalty
         self.positive = positive
+        self.scaling = scaling
+        self.normalize_kernels = normalize_kernels
         self.fit_intercept = fit_intercept
         self.C = C
         self.solver = solver
@@ -208,21 +221,23 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         if self.fit_intercept not in _INTERCEPTS:
             raise ValueError(f"fit_intercept must be True, False or 'regularized', got {self.fit_intercept!r}")
         solver = "dual" if self.penalty == "l1" and self.solver == "auto" else self.solver  # the faster LP route
-        common = dict(C=self.C, tol=self.tol, max_iter=self.max_iter, time_limit=self.time_limit, verbose=self.verbose,
+        common = dict(tol=self.tol, max_iter=self.max_iter, time_limit=self.time_limit, verbose=self.verbose,
                       solver=solver)
         if isinstance(self.columns, str) and self.columns in LEARNERS:
             return _LearnerColumns(
                 self.columns, penalty=self.penalty, intercept=_INTERCEPTS[self.fit_intercept],
-                n_candidates=self.n_candidates, gamma=self.gamma, random_state=self.random_state, **common,
+                n_candidates=self.n_candidates, gamma=self.gamma, random_state=self.random_state,
+                C=1.0 if self.C is None else self.C, **common,
             )
         try:
             make_library(self.columns)
         except UnknownNameError as error:
             raise UnknownNameError(f"{error}; or a weak-learner family: {', '.join(map(repr, LEARNERS))}") from None
         return CGBoostClassifier(
-            self.columns, penalty=self.penalty, positive=self.positive,
-            fit_intercept=self.fit_intercept, strategy=self.strategy,
+            self.columns, penalty=self.penalty, positive=self.positive, scaling=self.scaling,
+            normalize_kernels=self.normalize_kernels, fit_intercept=self.fit_intercept, strategy=self.strategy,
             columns_per_iteration=self.columns_per_iteration, **common,
+            **({} if self.C is None else {"C": self.C}),
         )
 
     def fit(self, X: np.ndarray, y: np.ndarray) -> ColumnGenerationClassifier:

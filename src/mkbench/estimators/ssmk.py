@@ -180,6 +180,11 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         Columns with nonzero alpha.
     """
 
+    #: SSMK's kernels keep the paper's scales and its inputs are used as given (no ``normalize_kernels``,
+    #: ``scaling`` parameters, unlike CG-Boost's; on the defaults panel, benchmarks/defaults.py, it fits as well
+    #: as SVC() on raw features).
+    normalize_kernels = False
+
     def __init__(
         self,
         kernels: str | Sequence[Any] = ("linear", "rbf"),
@@ -227,6 +232,7 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         self.classes_, signed = binary_targets(y, more="SSMK (LP 9) separates two classes.")
         centres = X if X_unlabeled is None else np.vstack([X, self._check_unlabeled(X_unlabeled)])
         self.n_labeled_, self.n_unlabeled_ = X.shape[0], centres.shape[0] - X.shape[0]
+        self.input_mean_ = self.input_scale_ = None
         columns = KernelColumns(X, self._library(), centres=centres)
         self.kernels_ = columns.kernels
         fit = solve_lp9(
@@ -262,7 +268,7 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
             (self.kernels_[p].name, int(j if lab else j - self.n_labeled_), bool(lab))
             for p, j, lab in zip(kernel_idx, centre_idx, labelled, strict=True)
         ]
-        self.centres_ = centres[centre_idx]
+        self.centres_ = self._centres_seen = centres[centre_idx]
         self._kernel_idx = kernel_idx
         self.n_iter_ = len(fit.columns)
         self.n_lps_ = len(fit.result.history)

@@ -112,9 +112,24 @@ def validate_config(config: Any) -> dict[str, Any]:
         schema = yaml.safe_load(fh)
     check_schema(config, schema, "config")
     _fill_defaults(config, schema)
+    _apply_estimator_defaults(config)
     _check_references(config)
     _check_parameters(config)
     return config
+
+
+def _apply_estimator_defaults(config: dict) -> None:
+    """Put ``estimator_defaults[<estimator>]`` under the params of every method of that estimator.
+
+    A method's own ``params`` win; its ``grid`` wins over both (:func:`param_settings`). Each
+    method gets a new params mapping, since YAML aliases may share one among methods.
+    """
+    defaults = config["estimator_defaults"]
+    for exp in config["experiments"].values():
+        for label, spec in exp["methods"].items():
+            pinned = defaults.get(spec["estimator"])
+            if pinned:
+                exp["methods"][label] = {**spec, "params": {**pinned, **(spec.get("params") or {})}}
 
 
 def _describe(error: jsonschema.ValidationError) -> str:
@@ -196,6 +211,7 @@ def _check_parameters(config: dict) -> None:
     for name, exp in config["experiments"].items():
         for label, spec in exp["methods"].items():
             problems += _method_problems(spec, f"experiments/{name}/methods/{label}")
+    problems += _estimator_default_problems(config["estimator_defaults"])
     if problems:
         raise ConfigError("invalid config:\n" + "\n".join(f"  {line}" for line in problems))
 
@@ -215,6 +231,20 @@ def _method_problems(spec: dict, where: str) -> list[str]:
         ]
     except UnknownNameError as exc:  # a wrapped method (staged-cv's method)
         return [f"at {where}/params: {exc}"]
+
+
+def _estimator_default_problems(defaults: dict) -> list[str]:
+    """Unknown estimators and parameters among the config's ``estimator_defaults``."""
+    from .methods import METHODS, parameter_problems
+
+    problems = []
+    for estimator, params in defaults.items():
+        where = f"estimator_defaults/{estimator}"
+        if estimator not in METHODS:
+            problems.append(f"at {where}: unknown estimator {estimator!r}; known: {', '.join(sorted(METHODS))}")
+        else:
+            problems += parameter_problems(estimator, params, where, kernels=True)
+    return problems
 
 
 #: Keys a protocol of the config takes beyond its parameters: ``loo`` needs the data set's size to plan its jobs.
