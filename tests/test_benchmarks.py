@@ -29,7 +29,7 @@ import _common  # noqa: E402
 
 ISSUES = {"pricing": 3, "lp_routes": 20, "mkl_peers": 22, "lpboost_peers": 22, "fit_time": 20, "mark_scalability": 4,
           "mkl_speed": 6, "cgens_speed": 7, "cgens_across_c": 20, "sls_master": 20,
-          "perceptron_pricing": 20, "stump_rows": 20}
+          "perceptron_pricing": 20, "stump_rows": 20, "mkl_precomputed": 48, "defaults": 42}
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:
@@ -190,6 +190,21 @@ def test_perceptron_pricing(tmp_path):
     check_record(record, "perceptron_pricing")
     (r,) = record["ratios"]
     assert r["value"] == pytest.approx(r["ours"]["value"] / r["peer"]["value"]) and "m = 100, d = 5" in r["what"]
+
+
+def test_defaults(tmp_path):
+    """Each estimator and its peer fitted on the same split; a row per estimator x data set, its goals judged."""
+    record = run_quick("defaults", tmp_path)
+    check_record(record, "defaults")
+    (table,) = record["tables"]
+    rows = {(row[0], row[1]): row for row in table["rows"]}
+    assert set(rows) == {("CGBoostClassifier", "breast-cancer"), ("CGEnsClassifier", "breast-cancer"),
+                         ("CGBoostRegressor", "diabetes")}
+    assert rows[("CGBoostClassifier", "breast-cancer")][5] == "SVC()"
+    assert rows[("CGEnsClassifier", "breast-cancer")][5] == "HistGradientBoostingClassifier()"
+    assert rows[("CGBoostRegressor", "diabetes")][8].startswith("MSE: ")
+    (r,) = record["ratios"]
+    assert r["value"] == pytest.approx(sum(row[-1] == "yes" for row in table["rows"]) / 3)
 
 
 def test_stump_rows(tmp_path):
