@@ -179,9 +179,11 @@ def test_colboost_licence_bound_and_lp_objective():
 def test_fit_time(tmp_path, mirror):
     record = run_quick("fit_time", tmp_path, "--mirror", str(mirror))
     check_record(record, "fit_time")
-    assert [r["goal"] for r in record["ratios"]] == ["<= 0.25", None, None] * 2  # the goal is at the defaults
-    assert [r["what"].split("(")[1].split(")")[0] for r in record["ratios"]] == ["defaults", "one-column", "clarabel"] * 2
-    assert [r["what"].split(", ")[-1] for r in record["ratios"]] == ["raw pixels"] * 3 + ["centred pixels"] * 3
+    # per pixel scaling and variant: the time against the SVC grid, then the error against SVC(); goals at the defaults
+    assert [r["goal"] for r in record["ratios"]] == ["<= 0.25", "<= 0.5"] + [None] * 4 + ["<= 0.25", "<= 0.5"] + [None] * 4
+    variants = ["defaults", "defaults", "paper", "paper", "paper-clarabel", "paper-clarabel"]
+    assert [r["what"].split("(")[1].split(")")[0] for r in record["ratios"]] == variants * 2
+    assert [r["what"].split(", ")[3] for r in record["ratios"]] == ["raw pixels"] * 6 + ["centred pixels"] * 6
 
 
 def test_perceptron_pricing(tmp_path):
