@@ -4,6 +4,7 @@ import warnings
 
 import numpy as np
 import pytest
+from sklearn.datasets import load_breast_cancer
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -154,8 +155,10 @@ def test_selection_over_the_columns_of_a_multiclass_dual():
 
 def test_string_labels_and_predictions(circle):
     X, labels = circle
-    with pytest.warns(ConvergenceWarning, match="stopped \\(max_iter\\) after 10 learners"):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # max_iter is the ensemble's size: reaching it is no warning
         model = CGEnsClassifier(C=1.0, max_iter=10).fit(X, labels)
+    assert model.status_ == "max_iter"
     assert list(model.classes_) == ["in", "out"]
     assert set(model.predict(X)) <= {"in", "out"}
     assert model.score(X, labels) > 0.8
@@ -207,9 +210,28 @@ def test_bad_inputs_have_clear_messages(circle):
 @pytest.mark.parametrize("estimator", [CGEnsClassifier, LPBoostClassifier, CGEnsSLSClassifier])
 def test_time_limit_stops_the_loop_with_its_status(circle, estimator):
     X, labels = circle
-    with pytest.warns(ConvergenceWarning, match=r"stopped \(time_limit\) after 0 learners.*or time_limit"):
+    message = r"stopped \(time_limit\) after 0 learners.*raise time_limit to add the max_iter=50 learners"
+    with pytest.warns(ConvergenceWarning, match=message):
         model = estimator(max_iter=50, time_limit=1e-9).fit(X, labels)
     assert model.status_ == "time_limit" and model.n_iter_ == 0
+
+
+@pytest.mark.parametrize("estimator", [CGEnsClassifier, LPBoostClassifier, CGEnsSLSClassifier])
+def test_a_default_fit_warns_nothing_and_a_time_limit_stop_still_warns(estimator):
+    """Issue 42: max_iter is the ensemble's size (as AdaBoost's n_estimators), so a default fit on raw
+    breast-cancer features, which ends there, warns nothing; stopped by time_limit short of it, it warns."""
+    X, y = load_breast_cancer(return_X_y=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = estimator().fit(X, y)
+    assert [str(w.message) for w in caught] == []
+    assert model.status_ == "max_iter" and model.n_iter_ == 100  # the cap was reached, silently
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        stopped = estimator(time_limit=1e-9).fit(X, y)
+    assert stopped.status_ == "time_limit"
+    assert [w.category for w in caught] == [ConvergenceWarning]
+    assert "stopped (time_limit) after 0 learners" in str(caught[0].message)
 
 
 @parametrize_with_checks(

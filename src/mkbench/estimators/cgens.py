@@ -78,7 +78,8 @@ def fit_by_column_generation(
     Validates the parameters the ensembles share (``learner``, ``max_iter``,
     ``time_limit``, ``tol``, ``gamma``; ``n_candidates`` and ``random_state`` go to the family), sets
     ``learners_``, ``n_iter_``, ``status_`` and ``history_``, and warns with a
-    ConvergenceWarning unless the loop ended optimal.
+    ConvergenceWarning unless the loop ended optimal, or at ``max_iter`` where that is the
+    ensemble's size (``estimator._max_iter_is_size``: CGEns, CGEns-SLS, LPBoost).
 
     Parameters
     ----------
@@ -126,10 +127,15 @@ def fit_by_column_generation(
     estimator.n_iter_ = result.n_iter
     estimator.status_ = result.status
     estimator.history_ = result.history
+    sized = estimator._max_iter_is_size
+    if sized and result.status == "time_limit":
+        remedy = f"raise time_limit to add the max_iter={estimator.max_iter} learners asked for"
+    else:
+        remedy = "raise max_iter (or time_limit) to reach the optimum over all learners"
     warn_unless_optimal(
         estimator, result.status, result.n_iter, "learners",
-        f"a score of {result.history[-1]['max_violation']:.3g} > tol={estimator.tol}",
-        "raise max_iter (or time_limit) to reach the optimum over all learners", stacklevel=3,
+        f"a score of {result.history[-1]['max_violation']:.3g} > tol={estimator.tol}", remedy,
+        accepted=("optimal", "max_iter") if sized else ("optimal",), stacklevel=3,
     )
     return result
 
@@ -144,6 +150,7 @@ class _LearnerEnsemble(BinaryClassifierMixin, BaseEstimator):
 
     _constant_learner = False
     _exclude_chosen = True
+    _max_iter_is_size = False  # True: max_iter is the ensemble's size, reaching it no warning (_MAX_ITER_DOC)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -238,11 +245,22 @@ _COMMON_PARAMETERS = """
     C : float, default=1.0
         Weight of the hinge slacks, > 0."""
 
+#: ``max_iter`` of the ensembles of weak learners (CGEns, CGEns-SLS, LPBoost), in their docstrings.
+_MAX_ITER_DOC = """        Learners to add, J_max of Algorithms 1 and 2: the size of the ensemble, as
+        ``n_estimators`` is AdaBoost's. Reaching it is the fit's usual end, not a
+        warning (``status_`` "max_iter"): the optimum over every weak learner can take
+        thousands of learners (CGEns on breast cancer at the defaults: a score still
+        0.002 > ``tol`` after 3000 stumps), far more than a good ensemble needs, and
+        the papers choose the count by cross-validation (CGEns §VI-A; see
+        :class:`mkbench.StagedSearchCV`). The fit ends earlier, "optimal", when no
+        learner's score exceeds ``tol``."""
+
 _COMMON_REST = """
     max_iter : int, default=100
-        Most learners to add (J_max of the algorithm).
+""" + _MAX_ITER_DOC + """
     time_limit : float, default=None
-        Seconds after which no further learner is added (status "time_limit").
+        Seconds after which no further learner is added (status "time_limit"; a
+        ConvergenceWarning says so, as the ensemble is then smaller than ``max_iter``).
     n_candidates : int, default=2000
         Learners drawn per iteration for "perceptron" and "fourier" (§VI-A).
     gamma : float, default=None
@@ -273,7 +291,9 @@ _COMMON_REST = """
     n_iter_ : int
         Learners added.
     status_ : {"optimal", "max_iter", "time_limit"}
-        "optimal": no learner's score exceeded ``tol``.
+        "optimal": no learner's score exceeded ``tol``; "max_iter": ``max_iter``
+        learners added, the usual end (no warning); "time_limit": stopped by
+        ``time_limit`` before either (a ConvergenceWarning).
     history_ : list of dict
         Per iteration: restricted objective, largest score, duality gap, learners
         priced, seconds (:func:`mkbench.cg.column_generation`).
@@ -312,6 +332,8 @@ class CGEnsClassifier(_LearnerEnsemble):
         against 3.7 million). None: every master to ``solver_tol``. libsvm ignores it."""
         + _COMMON_REST
     )
+
+    _max_iter_is_size = True  # J_max: the ensemble's size (_MAX_ITER_DOC)
 
     def __init__(
         self,

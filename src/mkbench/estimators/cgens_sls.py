@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..learners import outputs
 from ..masters.simplex_ls import SimplexLSMaster
-from .cgens import fit_by_column_generation
+from .cgens import _MAX_ITER_DOC, fit_by_column_generation
 
 __all__ = ["CGEnsSLSClassifier", "simplex_code"]
 
@@ -56,7 +56,7 @@ def simplex_code(n_classes: int) -> np.ndarray:
 
 
 class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
-    """CGEns-SLS (Algorithm 2): multi-class ensemble of the simplex-coded least-squares SVM (10).
+    __doc__ = """CGEns-SLS (Algorithm 2): multi-class ensemble of the simplex-coded least-squares SVM (10).
 
     Parameters
     ----------
@@ -65,9 +65,10 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
     C : float, default=1.0
         Weight of the squared residuals in (10), > 0.
     max_iter : int, default=100
-        Most learners to add (J_max).
+""" + _MAX_ITER_DOC + """
     time_limit : float, default=None
-        Seconds after which no further learner is added (status "time_limit").
+        Seconds after which no further learner is added (status "time_limit"; a
+        ConvergenceWarning says so, as the ensemble is then smaller than ``max_iter``).
     tol : float, default=1e-6
         epsilon of Algorithm 2: stop when max_tau sum_i U_{i tau} h(x_i) <= tol.
     n_candidates : int, default=2000
@@ -95,10 +96,15 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
         b after t learners.
     n_iter_ : int
     status_ : {"optimal", "max_iter", "time_limit"}
+        "optimal": no learner's score exceeded ``tol``; "max_iter": ``max_iter``
+        learners added, the usual end (no warning); "time_limit": stopped by
+        ``time_limit`` before either (a ConvergenceWarning).
     history_ : list of dict
         Per iteration: objective, max violation, ``n_columns`` (learners) and cumulative ``seconds``.
     n_features_in_ : int
     """
+
+    _max_iter_is_size = True  # J_max: the ensemble's size (cgens._MAX_ITER_DOC), reaching it is no warning
 
     def __init__(
         self,

@@ -40,6 +40,7 @@ class LPBoostClassifier(_LearnerEnsemble):
     )
 
     _constant_learner = True
+    _max_iter_is_size = True  # the ensemble's size (cgens._MAX_ITER_DOC): reaching it is no warning
     _exclude_chosen = False  # an LP column in the master prices at <= 1, but its negation may still violate
 
     def __init__(
