@@ -95,10 +95,14 @@ class _CGBoost(BaseEstimator):
             return "libsvm"
         return self.solver
 
-    @staticmethod
-    def _master_options(solver: str, strategy: str) -> dict[str, Any]:
-        """Backend options of the master: more libsvm iterations for the full master (one solve, no warm start)."""
-        return {"max_iter": _FULL_MASTER_ITERATIONS} if solver == "libsvm" and strategy == "all" else {}
+    def _master_options(self, solver: str, strategy: str) -> dict[str, Any]:
+        """Backend options of the master: more libsvm iterations for the full master that ``solver="auto"`` chose.
+
+        (One solve, no warm start; a ``solver="libsvm"`` the user or a paper's protocol gave keeps the master's own
+        limit, past which Clarabel takes over.)
+        """
+        chosen = self.solver == "auto" and solver == "libsvm" and strategy == "all"
+        return {"max_iter": _FULL_MASTER_ITERATIONS} if chosen else {}
 
     def _fit_scaling(self, X: np.ndarray) -> np.ndarray:
         """Fit the input scaling (``scaling``) on the training inputs; return X as the kernels see it."""
