@@ -173,6 +173,73 @@ def test_three_string_classes_work_or_are_refused_as_multiclass(name):
             model.fit(X, y)
 
 
+# What a binary method's refusal of more classes offers instead (issue 42): an estimator of the package, or
+# scikit-learn's one-vs-rest wrapper around it.
+ALTERNATIVES = {
+    "ssmk": r"OneVsRestClassifier\(SSMKClassifier\(\)\), or use CGBoostClassifier",
+    "cgens": "use CGEnsSLSClassifier",
+    "lpboost": "use CGEnsSLSClassifier",
+    "staged-cv": "use CGEnsSLSClassifier",  # its method here is CGEns
+    "adaboost-learners": "use AdaBoostMHClassifier",
+}
+
+
+def test_every_binary_method_names_an_alternative():
+    assert set(ALTERNATIVES) == set(CLASSIFIERS) - MULTICLASS
+
+
+@pytest.mark.parametrize("name", sorted(ALTERNATIVES))
+def test_ten_classes_are_refused_at_once_with_the_alternative(name):
+    y = np.arange(30) % 10
+    with pytest.raises(ValueError, match=rf"Only binary classification is supported.*10 classes.*{ALTERNATIVES[name]}"):
+        make(name).fit(X, y)
+
+
+def test_staged_search_refuses_ten_classes_before_its_bandwidth_search(monkeypatch):
+    def searched(*args, **kwargs):
+        raise AssertionError("the RBF SVM was cross-validated before the binary method refused 10 classes")
+
+    monkeypatch.setattr("mkbench.estimators.staged_search.StagedSearchCV._svc_search", searched)
+    search = make("staged-cv", svc_bandwidth_grid={"C": [1.0], "gamma": [0.1, 1.0]})
+    with pytest.raises(ValueError, match="10 classes.*use CGEnsSLSClassifier"):
+        search.fit(X, np.arange(30) % 10)
+
+
+# The unclear errors a battery of bad and edge inputs (every public estimator at its defaults) found, each now
+# naming the problem and the fix (issue 42); before, in order: "HiGHS could not add 2 columns to the master LP",
+# "TypeError: unhashable type: 'dict'", "columns contain NaN or infinite values", "TypeError: ufunc 'isfinite'
+# not supported for the input types", and scikit-learn's "Cannot clone object ''cgens''".
+STANDARDISE = r"standardise X, e.g. with sklearn\.preprocessing\.StandardScaler"
+UNCLEAR = [
+    ("ssmk", {}, 1e150,
+     rf"columns have entries up to \d\.\d+e\+300, beyond the 1e\+15 HiGHS accepts in an LP.*{STANDARDISE}"),
+    ("svm-ensemble-kernel", {"kernel": {"name": "stump", "gama": 1.0}}, 1.0,
+     r"kernel=\{'name': 'stump', 'gama': 1\.0\} is not one of 'stump', 'perceptron'; pass the name alone"),
+    ("mark", {}, 1e300,
+     rf"columns contain NaN or infinite values \(column 0 of 1\): a kernel overflows.*{STANDARDISE}"),
+    ("cgens", {"C": "1"}, 1.0, r"C must be a finite number > 0, got '1' \(a str\); pass e\.g\. C=1\.0"),
+    ("staged-cv", {"method": {"name": "cgens"}}, 1.0,
+     r"method must be an estimator \(e\.g\. CGEnsClassifier\('fourier'\)\) or a registered method name"),
+]
+
+
+@pytest.mark.parametrize("name, params, scale, message", UNCLEAR, ids=[case[0] for case in UNCLEAR])
+def test_the_battery_s_unclear_errors_name_the_problem_and_the_fix(name, params, scale, message):
+    model = make_method(name, {})  # the estimator itself: the workflow's config checks its parameters before
+    with pytest.raises(ValueError, match=message):
+        model.set_params(**{**SMALL[name], **params}).fit(X * scale, target(name))
+
+
+@pytest.mark.parametrize("name, params", [("adaboost-learners", {}), ("cgens", {"learner": "perceptron"})])
+@pytest.mark.parametrize("scale", [1e300, 1e-300])
+def test_perceptrons_fit_inputs_whose_squares_leave_floating_point(name, params, scale):
+    # Before: OverflowError "Range exceeds valid bounds" (R = max ||x_i|| was inf). Perceptrons are invariant to
+    # the inputs' scale, so the same draws give the same predictions.
+    on_X = make(name, **params).fit(X, Y_CLASS)
+    scaled = make(name, **params).fit(X * scale, Y_CLASS)
+    assert_array_equal(scaled.predict(X * scale), on_X.predict(X))
+
+
 @pytest.mark.parametrize("name", REGRESSORS)
 def test_string_targets_are_refused_by_regressors(name):
     # "could not convert string to float: 'yes'" (CG-Boost, MARK, as scikit-learn's Ridge);
@@ -351,7 +418,7 @@ def _typo_at_top_level(config):
         (
             _typo_at_top_level,
             ["at (top level): 'experiments' is a required property",
-             "('experiment' was unexpected); allowed keys here: data, experiments,"],
+             "('experiment' was unexpected); allowed keys here: data, estimator_defaults, experiments,"],
         ),
         (
             lambda c: c["experiments"]["tiny"]["methods"]["krr"]["params"].update(max_eval=3),

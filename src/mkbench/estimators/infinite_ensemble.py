@@ -64,8 +64,12 @@ class InfiniteEnsembleSVC(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        if self.kernel not in _KERNELS:
-            raise ValueError(f"kernel={self.kernel!r} is not one of {', '.join(map(repr, _KERNELS))}")
+        if not isinstance(self.kernel, str) or self.kernel not in _KERNELS:
+            given = "" if isinstance(self.kernel, str) else (
+                "; pass the name alone: the stump and perceptron kernels take no parameters (Delta is set by the "
+                "training inputs)"
+            )
+            raise ValueError(f"kernel={self.kernel!r} is not one of {', '.join(map(repr, _KERNELS))}{given}")
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         kernel, delta = _KERNELS[self.kernel]

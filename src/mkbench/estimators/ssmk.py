@@ -229,7 +229,10 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         if self.solve not in SOLVES:
             raise ValueError(f"solve must be 'cg' (Algorithm 1) or 'full' (one LP), got {self.solve!r}")
         X, y = validate_data(self, X, y, dtype=np.float64)
-        self.classes_, signed = binary_targets(y, more="SSMK (LP 9) separates two classes.")
+        self.classes_, signed = binary_targets(
+            y, more="SSMK (LP 9) separates two classes: for more, wrap it one-vs-rest, "
+            "sklearn.multiclass.OneVsRestClassifier(SSMKClassifier()), or use CGBoostClassifier (one-vs-rest built in)."
+        )
         centres = X if X_unlabeled is None else np.vstack([X, self._check_unlabeled(X_unlabeled)])
         self.n_labeled_, self.n_unlabeled_ = X.shape[0], centres.shape[0] - X.shape[0]
         self.input_mean_ = self.input_scale_ = None

@@ -156,6 +156,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y)
         check_classification_targets(y)
         params = dict(self.params or {})
+        self._refuse_more_classes(X, y, params)
         svc = None if self.svc_bandwidth_grid is None else self._svc_search(X, y)
         self.svc_cv_results_ = None if svc is None else svc.cv_results_
         bandwidth = {} if svc is None else {"gamma": float(svc.best_params_["gamma"])}
@@ -195,10 +196,26 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         self.classes_ = self.best_estimator_.classes_
         return self
 
+    def _refuse_more_classes(self, X: np.ndarray, y: np.ndarray, params: dict) -> None:
+        """A binary method given more than two classes refuses them now, before any search, in its own words.
+
+        Its ``fit`` checks the classes first, so the refusal costs no fit (the message names the
+        multi-class alternative, e.g. ``method="cgens-sls"``'s CGEnsSLSClassifier for CGEns).
+        """
+        method = self._make(params)
+        tags = method.__sklearn_tags__().classifier_tags
+        if np.unique(y).size > 2 and tags is not None and not tags.multi_class:
+            method.fit(X, y)  # raises ValueError at once ("Only binary classification is supported...")
+
     def _make(self, params: dict) -> BaseEstimator:
         """A fresh, unfitted copy of the searched estimator with ``params`` set."""
         if isinstance(self.method, str):
             return estimator_class(self.method)(**params)
+        if not hasattr(self.method, "get_params"):
+            raise ValueError(
+                f"method must be an estimator (e.g. CGEnsClassifier('fourier')) or a registered method name "
+                f"(e.g. 'cgens'), got {self.method!r}; fixed parameters go in params="
+            )
         return clone(self.method).set_params(**params)
 
     def _svc_search(self, X: np.ndarray, y: np.ndarray) -> StagedSearchCV:

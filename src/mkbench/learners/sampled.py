@@ -116,6 +116,24 @@ class _Sampled(ABC):
         """Nothing to do: a drawn learner is drawn again with probability 0."""
 
 
+def _radius(X: np.ndarray) -> float:
+    """R = max_i ||x_i||, also where the squares ||x_i||^2 overflow or underflow (inputs beyond 1e154 or 1e-154).
+
+    Raises ValueError, naming the fix, if kappa's range [-R, R] is wider than floating point holds.
+    """
+    radius = float(np.sqrt(np.einsum("ij,ij->i", X, X).max()))
+    largest = float(np.abs(X).max())
+    if (radius == 0.0 and largest > 0.0) or not np.isfinite(radius):  # the squares left float64's range
+        unit = X / largest
+        radius = largest * float(np.sqrt(np.einsum("ij,ij->i", unit, unit).max()))
+    if not np.isfinite(2.0 * radius):
+        raise ValueError(
+            f"perceptron thresholds are drawn on [-R, R], R = max ||x_i|| = {radius:.3g}, wider than floating "
+            "point holds: standardise X, e.g. with sklearn.preprocessing.StandardScaler"
+        )
+    return radius
+
+
 class Perceptrons(_Sampled):
     """Random perceptrons sign(theta'x - kappa), the measure of the perceptron kernel (Lin & Li 2008).
 
@@ -133,7 +151,7 @@ class Perceptrons(_Sampled):
 
     def __init__(self, X: np.ndarray, *, n_candidates: int = 2000, random_state=None) -> None:
         super().__init__(X, n_candidates=n_candidates, random_state=random_state)
-        self.radius = float(np.sqrt(np.einsum("ij,ij->i", self.X, self.X).max()))
+        self.radius = _radius(self.X)
 
     def _draw(self, size: int) -> tuple[np.ndarray, np.ndarray]:
         theta = self.random_state.standard_normal((self.X.shape[1], size))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Real
 
 import numpy as np
 from scipy.linalg.blas import dgemm
@@ -131,7 +132,13 @@ def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
 
 
 def check_C(C: float) -> float:
-    """Return the regularisation parameter C as a float if it is > 0."""
+    """Return the regularisation parameter C as a float if it is a finite number > 0.
+
+    Anything else (0, a negative number, inf, nan, a string such as ``"1"``, None, a bool) raises
+    ValueError naming the value, and its type where it is not a number.
+    """
+    if isinstance(C, bool) or not isinstance(C, Real):
+        raise ValueError(f"C must be a finite number > 0, got {C!r} (a {type(C).__name__}); pass e.g. C=1.0")
     if not np.isfinite(C) or C <= 0:
         raise ValueError(f"C must be a finite number > 0, got {C!r}")
     return float(C)
@@ -236,7 +243,12 @@ def as_column_block(K: np.ndarray, n_rows: int) -> np.ndarray:
     if K.ndim != 2 or K.shape[0] != n_rows:
         raise ValueError(f"columns must have shape ({n_rows}, k), got {K.shape}")
     if not np.all(np.isfinite(K)):
-        raise ValueError("columns contain NaN or infinite values")
+        bad = int(np.flatnonzero(~np.isfinite(K).all(axis=0))[0])
+        raise ValueError(
+            f"columns contain NaN or infinite values (column {bad} of {K.shape[1]}): a kernel overflows on "
+            "inputs this large (x'z or ||x - z||^2 beyond 1e308); standardise X, e.g. with "
+            "sklearn.preprocessing.StandardScaler"
+        )
     return K
 
 

@@ -78,6 +78,7 @@ class DualLPMaster(_LPPricing):
             Kernel columns or weak-learner outputs.
         """
         K = as_column_block(K, self.n_rows)
+        self._check_entries(K)
         lower = -1.0 if self.alpha_sign == "free" else -_INF
         for M in (self.y[:, None] * K).T:
             self._highs.addRow(lower, 1.0, self.n_rows, self._index, M)

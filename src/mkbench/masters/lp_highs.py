@@ -81,6 +81,22 @@ class _LPPricing:
     def n_rows(self) -> int:
         return self.y.shape[0]
 
+    def _check_entries(self, K: np.ndarray) -> None:
+        """Raise ValueError, naming the fix, if HiGHS would refuse candidate columns K for entries too large.
+
+        HiGHS rejects an LP coefficient of magnitude ``large_matrix_value`` (1e15) or more; the
+        linear kernel x'z reaches it at inputs of about 3e7 (it grows as their scale squared).
+        """
+        largest = float(np.max(np.abs(K), initial=0.0))
+        limit = self._highs.getOptionValue("large_matrix_value")
+        limit = float(limit[1] if isinstance(limit, tuple) else limit)  # (status, value) in this highspy
+        if largest >= limit:
+            raise ValueError(
+                f"columns have entries up to {largest:.3g}, beyond the {limit:.0e} HiGHS accepts in an LP "
+                "(its large_matrix_value): the inputs are too large for the kernels (x'z grows as their scale "
+                "squared); standardise X, e.g. with sklearn.preprocessing.StandardScaler"
+            )
+
     def _failure(self, status, iterations: int, seconds: float) -> MasterSolution:
         return failure(
             solver="HiGHS",
@@ -227,6 +243,7 @@ class LPMaster(_LPPricing):
             Kernel columns, e.g. ``KernelColumns.block(p, centres)``.
         """
         K = as_column_block(K, self.n_rows)
+        self._check_entries(K)
         M = self.y[:, None] * K
         if self.alpha_sign == "free":
             M = _signed_pairs(M)
