@@ -118,6 +118,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         if not isinstance(self.scale_target, (bool, np.bool_)):
             raise ValueError(f"scale_target must be True or False, got {self.scale_target!r}")
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
+        y = y.astype(np.float64)  # "could not convert string to float: ...", as scikit-learn's Ridge says
         self.y_mean_, self.y_scale_ = _target_scale(y) if self.scale_target else (0.0, 1.0)
         target = (y - self.y_mean_) / self.y_scale_
 
