@@ -5,8 +5,8 @@ Run: ``python benchmarks/mkl_precomputed.py [--n 2000] [--repeats 3] [--no-full-
 The issue's setting: ``make_classification`` with 20 features, n = 2000 points, 20
 kernels (Gaussians of 15 widths from 0.5 to 20, geometrically spaced, and the
 polynomials (x'z + 1)^d of degrees 1-5), SimpleMKL and SILP at their defaults, BLAS
-on one thread. Each estimator is fitted from X (``kernels=[...]``: the fit computes
-the 20 training kernels) and from the same kernels computed beforehand
+on one thread. Each estimator is fitted from X (``kernels=[...]``, ``scaling=None``: the fit
+computes the 20 training kernels of X itself) and from the same kernels computed beforehand
 (``kernels="precomputed"``, ``fit(KL, y)``: the fit checks them with
 :func:`mkbench.kernels.precomputed.training_grams`). Ratio: precomputed fit over fit
 from X, whole fits both (goal <= 1.1: a precomputed list costs no more to check than
@@ -71,7 +71,7 @@ def main() -> None:
         for name, estimator in ESTIMATORS.items():
             seconds = {"from X": [], "precomputed": [], "check": []}
             for _ in range(args.repeats):  # alternating, so that a change of load touches every measurement
-                time_x, from_x = timed(lambda: estimator(library).fit(X, y))
+                time_x, from_x = timed(lambda: estimator(library, scaling=None).fit(X, y))  # kernels of X, as the list
                 time_precomputed, precomputed = timed(lambda: estimator("precomputed").fit(grams, y))
                 seconds["from X"].append(time_x)
                 seconds["precomputed"].append(time_precomputed)

@@ -150,7 +150,7 @@ def test_precomputed_lists_equal_the_kernels_by_name(data, name, as_array):
     test = [k(X_new, X) for k in kernels]
     if as_array:
         train, test = np.stack(train), np.stack(test)
-    reference = MKL[name](kernels, C=10.0).fit(X, y)
+    reference = MKL[name](kernels, C=10.0, scaling=None).fit(X, y)  # the kernels of the raw inputs, as the lists
     model = MKL[name]("precomputed", C=10.0).fit(train, y)
     np.testing.assert_allclose(model.weights_, reference.weights_, atol=1e-8)
     np.testing.assert_allclose(model.decision_function(test), reference.decision_function(X_new), atol=1e-8)

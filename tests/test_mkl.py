@@ -83,7 +83,8 @@ def svc_dual_objective(K, y, C):
 @pytest.fixture(scope="module")
 def fitted(data):
     X, labels, _ = data
-    return {cls: cls(KERNELS, C=C, tol=1e-5).fit(X, labels) for cls in ESTIMATORS}
+    # scaling=None: the references below take the kernels of the raw inputs
+    return {cls: cls(KERNELS, C=C, tol=1e-5, scaling=None).fit(X, labels) for cls in ESTIMATORS}
 
 
 def test_both_reach_the_qcqp_optimum(data, fitted):
@@ -137,7 +138,7 @@ def test_predict_computes_only_the_selected_kernels(data, fitted, cls):
 @pytest.mark.parametrize("cls", ESTIMATORS)
 def test_single_kernel_is_the_plain_svm(data, cls):
     X, labels, X_new = data
-    model = cls([RBF(sigma=2.0)], C=C).fit(X, labels)
+    model = cls([RBF(sigma=2.0)], C=C, scaling=None).fit(X, labels)
     # unit trace divides the RBF kernel by n: the same SVM as the raw kernel with C / n
     svc = SVC(kernel="rbf", gamma=0.5, C=C / len(X), tol=1e-8).fit(X, labels)
     assert model.weights_.tolist() == [1.0] and model.status_ == "optimal"

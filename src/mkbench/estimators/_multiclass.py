@@ -56,11 +56,18 @@ class MarginClassifierMixin(BinaryClassifierMixin):
         if classes.size <= 2:
             return False
         self.classes_ = classes
-        binary = clone(self).set_params(probability=False)
-        self.estimators_ = [clone(binary).fit(X, (y == c).astype(int)) for c in classes]
+        self.estimators_ = self._fit_per_class(clone(self).set_params(probability=False), X, y)
         self.n_iter_ = np.array([estimator.n_iter_ for estimator in self.estimators_])
         self._calibrate(X, y)
         return True
+
+    def _fit_per_class(self, binary, X, y: np.ndarray) -> list:
+        """The one-vs-rest models: ``clone(binary)`` fitted to class c against the rest, for each c of ``classes_``.
+
+        An estimator overrides this to share what the fits have in common (the MKL
+        estimators compute their training kernels once for all classes).
+        """
+        return [clone(binary).fit(X, (y == c).astype(int)) for c in self.classes_]
 
     def _calibrate(self, X, y: np.ndarray) -> None:
         """With ``probability=True``, fit Platt's sigmoid on cross-validated decision values."""

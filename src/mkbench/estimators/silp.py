@@ -65,7 +65,7 @@ class SILPClassifier(MKLClassifierBase):
     >>> X, y = make_moons(60, noise=0.2, random_state=0)
     >>> model = SILPClassifier(["linear", {"name": "rbf", "sigma": 0.5}], C=10.0).fit(X, y)
     >>> model.status_, round(model.score(X, y), 2)
-    ('optimal', 0.87)
+    ('optimal', 0.85)
     >>> model.history_[-1]["theta"] <= model.objective_  # theta^t <= min J <= J(beta^t)
     True
     """
@@ -73,9 +73,10 @@ class SILPClassifier(MKLClassifierBase):
 
     def __init__(
         self,
-        kernels: Any = "simplemkl",
+        kernels: Any = "auto",
         *,
-        C: float = 100.0,
+        C: float | str = "auto",
+        scaling: str | None = "range",
         tol: float = 0.01,
         max_iter: int = 500,
         svm_tol: float = 1e-5,
@@ -84,6 +85,7 @@ class SILPClassifier(MKLClassifierBase):
         self.kernels = kernels
         self.probability = probability
         self.C = C
+        self.scaling = scaling
         self.tol = tol
         self.max_iter = max_iter
         self.svm_tol = svm_tol

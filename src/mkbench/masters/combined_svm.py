@@ -137,7 +137,14 @@ class CombinedSVM:
         return SVMSolution(beta, alpha_y, support, dual.intercept, float(objective), K)
 
     def quadratic_terms(self, alpha_y: np.ndarray) -> np.ndarray:
-        """alpha' Y K_k Y alpha for every kernel k, in one matrix product over the stack.
+        """alpha' Y K_k Y alpha for every kernel k, from the support vectors' block where the support is small.
+
+        With S the support (alpha_i > 0), alpha' Y K_k Y alpha = v' K_k[S, S] v, v = (y alpha)_S:
+        where |S| <= n / 4 the |S|^2 entries of every kernel are gathered in one indexing
+        instead of the n^2 read, otherwise one matrix product over the whole stack. Gathering
+        costs more per entry: measured (issue 42) at n = 2000, 20 kernels, 0.3 / 7 / 21 / 42 ms
+        for |S| = 60 / 200 / 400 / 500 against 32-37 ms for the product; at n = 124, 182 kernels
+        (wine's grid), 0.04-0.8 ms for |S| = 10-40 against 7 ms.
 
         Parameters
         ----------
@@ -147,7 +154,13 @@ class CombinedSVM:
         -------
         ndarray of shape (n_kernels,)
         """
-        return (self._rows @ alpha_y).reshape(self.n_kernels, -1) @ alpha_y
+        support = np.flatnonzero(alpha_y)
+        n = alpha_y.size
+        if 4 * support.size > n:
+            return (self._rows @ alpha_y).reshape(self.n_kernels, -1) @ alpha_y
+        v = alpha_y[support]
+        block = self._flat[:, (support[:, None] * n + support).ravel()]  # (M, |S|^2): K_k[S, S] of every k
+        return block.reshape(self.n_kernels, support.size, support.size) @ v @ v
 
     def gradient(self, solution: SVMSolution) -> np.ndarray:
         """dJ/dbeta_k = -1/2 alpha*' Y K_k Y alpha* at the solution's beta (notes, "J(beta)")."""
