@@ -47,5 +47,6 @@ def input_scaling(X: np.ndarray, scaling: str | None) -> tuple[np.ndarray | None
     spread = np.ptp(X, axis=0) if scaling == "range" else X.std(axis=0)
     spread[~(spread > 0)] = 1.0
     if scaling == "range":
-        spread *= np.sqrt(np.mean(((X - mean) / spread) ** 2))
+        factor = np.sqrt(np.mean(((X - mean) / spread) ** 2))
+        spread *= factor if factor > 0 else 1.0  # every feature constant: nothing to put on a scale
     return mean, spread
