@@ -202,6 +202,8 @@ def test_job_identity_changes_with_its_own_method_only(smoke):
     assert changed == {("svr", 0), ("svr", 1), ("svr", 2)}
     job = next(job for job in plan_jobs(after) if job.method == "cgboost-qp" and job.param == "C=0.1")
     identity = job_identity(after, job)
-    assert identity["params"] == {"kernels": "L,Q,R", "penalty": "l2", "positive": True, "max_iter": 30, "C": 0.1}
+    pinned = after["estimator_defaults"]["cgboost"]  # the papers' settings, under the method's own and its grid's
+    assert identity["params"] == {**pinned, "kernels": "L,Q,R", "penalty": "l2", "positive": True, "max_iter": 30,
+                                  "C": 0.1}
     assert "grid" not in identity and identity["preprocess"] == "standardize"
     assert identity["protocol"] == {"name": "random", "test_size": 0.3, "n_repeats": 2, "stratify": True}
