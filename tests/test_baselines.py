@@ -23,6 +23,8 @@ from mkbench.estimators.selected_svm import SelectedSVC, SelectedSVR
 from mkbench.estimators.validation_search import _pattern_search
 from mkbench.exceptions import ConfigError, SolverError
 
+from ._paper_mark import PAPER, PAPER_EQ8
+
 
 @pytest.fixture(scope="module")
 def regression():
@@ -47,7 +49,7 @@ def single_point(params):
 def test_svr_with_one_candidate_is_sklearn_svr_on_standardised_y(regression):
     X, y, X_test = regression
     params = {"C": 2.0, "epsilon": 0.2, "gamma": 0.3}
-    model = SelectedSVR(search="grid", param_grid=single_point(params)).fit(X, y)
+    model = SelectedSVR(**PAPER["svr"], search="grid", param_grid=single_point(params)).fit(X, y)
     mean, std = y.mean(), y.std()
     reference = SVR(kernel="rbf", **params).fit(X, (y - mean) / std)
     assert model.best_params_ == params
@@ -61,7 +63,7 @@ def test_svr_on_standardised_y_is_svr_with_scaled_c_and_epsilon(regression):
     """SVR(C, eps) on y / s is SVR(C s, eps s) on y, up to libsvm's tolerance."""
     X, y, X_test = regression
     params = {"C": 2.0, "epsilon": 0.2, "gamma": 0.3}
-    model = SelectedSVR(search="grid", param_grid=single_point(params)).fit(X, y)
+    model = SelectedSVR(**PAPER["svr"], search="grid", param_grid=single_point(params)).fit(X, y)
     std = y.std()
     raw = SVR(kernel="rbf", C=2.0 * std, epsilon=0.2 * std, gamma=0.3, tol=1e-8).fit(X, y)
     assert_allclose(model.predict(X_test), raw.predict(X_test), rtol=0, atol=2e-3 * std)
@@ -70,7 +72,7 @@ def test_svr_on_standardised_y_is_svr_with_scaled_c_and_epsilon(regression):
 def test_krr_with_one_candidate_is_sklearn_kernel_ridge_on_centred_y(regression):
     X, y, X_test = regression
     params = {"alpha": 0.1, "gamma": 0.3}
-    model = SelectedKernelRidge(search="grid", param_grid=single_point(params)).fit(X, y)
+    model = SelectedKernelRidge(**PAPER["krr"], search="grid", param_grid=single_point(params)).fit(X, y)
     reference = KernelRidge(kernel="rbf", **params).fit(X, y - y.mean())
     assert model.best_params_ == params
     expected = reference.predict(X_test) + y.mean()
@@ -94,7 +96,7 @@ def small_problem():
 def test_eq9_solution_is_ridge_on_the_kernel_columns_and_ones(small_problem, C):
     """Eq. 8 is 1/2 x Ridge's objective ||y - G w||^2 + C ||w||^2 on the features G = [K e]."""
     X, y, X_test = small_problem
-    model = KernelColumnRidge(C=C, gamma=0.4).fit(X, y)
+    model = KernelColumnRidge(C=C, gamma=0.4, **PAPER_EQ8).fit(X, y)
     G = np.column_stack([rbf_kernel(X, gamma=0.4), np.ones(len(y))])
     reference = Ridge(alpha=C, fit_intercept=False, solver="svd").fit(G, y)
     assert_allclose(model.dual_coef_, reference.coef_[:-1], rtol=0, atol=1e-8)
@@ -108,7 +110,7 @@ def test_eq9_solution_is_ridge_on_the_kernel_columns_and_ones(small_problem, C):
 def test_gradient_of_eq8_vanishes_at_the_solution(small_problem, C):
     """Eq. 11: dH/dalpha = -K'r + C alpha and dH/db = -e'r + C b are 0 at the optimum."""
     X, y, _ = small_problem
-    model = KernelColumnRidge(C=C, gamma=0.4).fit(X, y)
+    model = KernelColumnRidge(C=C, gamma=0.4, **PAPER_EQ8).fit(X, y)
     K = rbf_kernel(X, gamma=0.4)
     alpha, b = model.dual_coef_, model.intercept_
     r = y - K @ alpha - b
@@ -121,18 +123,18 @@ def test_gradient_of_eq8_vanishes_at_the_solution(small_problem, C):
 
 def test_gamma_scale_is_the_search_start(small_problem):
     X, y, _ = small_problem
-    model = KernelColumnRidge(C=0.5).fit(X, y)
+    model = KernelColumnRidge(C=0.5, **PAPER_EQ8).fit(X, y)
     assert model.gamma_ == pytest.approx(1 / (X.shape[1] * X.var()))
-    assert_allclose(model.predict(X), KernelColumnRidge(C=0.5, gamma=model.gamma_).fit(X, y).predict(X))
+    assert_allclose(model.predict(X), KernelColumnRidge(C=0.5, gamma=model.gamma_, **PAPER_EQ8).fit(X, y).predict(X))
 
 
 def test_selected_eq8_krr_with_one_candidate_is_kernel_column_ridge_on_80_percent(small_problem):
     X, y, X_test = small_problem
     params = {"C": 0.3, "gamma": 0.4}
-    model = SelectedKernelColumnRidge(search="grid", param_grid=single_point(params), refit=False)
+    model = SelectedKernelColumnRidge(**PAPER["krr-eq8"], search="grid", param_grid=single_point(params), refit=False)
     model.set_params(random_state=0).fit(X, y)
     train = np.setdiff1d(np.arange(len(y)), model.validation_indices_)
-    reference = KernelColumnRidge(**params).fit(X[train], y[train])
+    reference = KernelColumnRidge(**params, **PAPER_EQ8).fit(X[train], y[train])
     assert model.best_params_ == params
     assert_allclose(model.predict(X_test), reference.predict(X_test), rtol=0, atol=1e-10)
     assert model.best_score_ == pytest.approx(
@@ -144,7 +146,7 @@ def test_selected_eq8_krr_with_one_candidate_is_kernel_column_ridge_on_80_percen
 def test_eq8_krr_support_vectors_are_the_points_it_was_fitted_on(regression, refit, n_fitted):
     """MARK Table 2: 364 = 0.8 x 455 support vectors on Boston, the fit set without validation."""
     X, y = regression[0][:100], regression[1][:100]
-    model = SelectedKernelColumnRidge(max_evals=5, random_state=0, refit=refit).fit(X, y)
+    model = SelectedKernelColumnRidge(**PAPER["krr-eq8"], max_evals=5, random_state=0, refit=refit).fit(X, y)
     assert model.n_support_ == n_fitted == model.best_estimator_.X_fit_.shape[0]
     assert model.storage_ == metrics.svm_storage(n_fitted, X.shape[1])
     fitted_rows = np.arange(100) if refit else np.setdiff1d(np.arange(100), model.validation_indices_)
@@ -156,8 +158,9 @@ def test_refit_false_keeps_the_model_fitted_without_the_validation_part(regressi
     X, y, X_test = regression
     kept = estimator(max_evals=4, random_state=0, refit=False).fit(X, y)
     train = np.setdiff1d(np.arange(len(y)), kept.validation_indices_)
-    reference = kept._make_model(kept.best_params_).fit(X[train], y[train])
-    assert_allclose(kept.predict(X_test), reference.predict(X_test), rtol=0, atol=1e-10)
+    scaled = kept._scaled(X)  # the scaling is fitted on the whole training set, validation part included
+    reference = kept._make_model(kept.best_params_).fit(scaled[train], y[train])
+    assert_allclose(kept.predict(X_test), reference.predict(kept._scaled(X_test)), rtol=0, atol=1e-10)
     refitted = estimator(max_evals=4, random_state=0).fit(X, y)
     assert refitted.best_params_ == kept.best_params_
     assert not np.allclose(refitted.predict(X_test), kept.predict(X_test))
@@ -199,7 +202,7 @@ def test_eq8_krr_reports_a_failed_factorisation(small_problem, monkeypatch):
 def test_svc_with_one_candidate_is_sklearn_svc(classification):
     X, y, X_test = classification
     params = {"C": 2.0, "gamma": 0.3}
-    model = SelectedSVC(search="grid", param_grid=single_point(params)).fit(X, y)
+    model = SelectedSVC(**PAPER["svc"], search="grid", param_grid=single_point(params)).fit(X, y)
     reference = SVC(kernel="rbf", **params).fit(X, y)
     assert model.best_params_ == params
     assert_array_equal(model.predict(X_test), reference.predict(X_test))
@@ -214,7 +217,7 @@ def test_svc_with_one_candidate_is_sklearn_svc(classification):
 @pytest.mark.parametrize("n_samples", [150, 101])
 def test_validation_set_is_20_percent_and_scores_are_its_mse(regression, n_samples):
     X, y = regression[0][:n_samples], regression[1][:n_samples]
-    model = SelectedSVR(search="grid", random_state=0).fit(X, y)
+    model = SelectedSVR(**PAPER["svr"], search="grid", random_state=0).fit(X, y)
     validation = model.validation_indices_
     assert validation.size == math.ceil(0.2 * n_samples)
     train = np.setdiff1d(np.arange(n_samples), validation)
@@ -272,7 +275,7 @@ def test_pattern_search_improves_on_its_start_within_max_evals(regression, estim
     X, y, _ = regression
     model = estimator(max_evals=15, random_state=0).fit(X, y)
     start_params, start_score = model.search_history_[0]
-    assert start_params == model._start_params(X)
+    assert start_params == model._start_params(model._scaled(X))
     assert all(type(value) is float for value in model.best_params_.values())
     assert len(model.search_history_) <= 15
     assert model.best_score_ < start_score
@@ -281,7 +284,7 @@ def test_pattern_search_improves_on_its_start_within_max_evals(regression, estim
 def test_search_bounds_are_the_searched_range_and_an_edge_choice_is_flagged(regression):
     X, y, _ = regression
     model = SelectedKernelRidge(max_evals=10, random_state=0).fit(X, y)
-    start = model._start_params(X)
+    start = model._start_params(model._scaled(X))
     for name, value in start.items():
         assert model.search_bounds_[name] == pytest.approx((value * 2.0**-20, value * 2.0**20))
     grid = SelectedKernelRidge(search="grid", random_state=0).fit(X, y)
@@ -350,7 +353,11 @@ def test_param_grid_with_unknown_parameter_is_refused(regression):
     X, y, _ = regression
     message = r"unknown parameter\(s\) degree; searched parameters: C, epsilon, gamma"
     with pytest.raises(ConfigError, match=message):
+        SelectedSVR(search="grid", epsilon="search", param_grid={"degree": [2]}).fit(X, y)
+    with pytest.raises(ConfigError, match=r"unknown parameter\(s\) degree; searched parameters: C, gamma"):
         SelectedSVR(search="grid", param_grid={"degree": [2]}).fit(X, y)
+    with pytest.raises(ConfigError, match=r"has epsilon, which is held fixed \(epsilon=0.1\); set epsilon='search'"):
+        SelectedSVR(search="grid", param_grid=[{"C": [1.0]}, {"epsilon": [0.2]}]).fit(X, y)
 
 
 def test_invalid_grid_value_is_reported_by_the_model(regression):

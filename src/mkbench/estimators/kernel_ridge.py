@@ -4,7 +4,10 @@ The KRR baseline of MARK (Bennett, Momma & Embrechts, KDD 2002) Tables 1-3 and
 a comparison row beside it. Both choose their parameters by the pattern search
 (or a grid) on a held-out validation set (:mod:`mkbench.estimators.validation_search`),
 starting from alpha = 1 (``KernelRidge``) or C = 1 (eq. 8) and scikit-learn's
-gamma = 1 / (M var(X)) (``gamma="scale"``).
+gamma = 1 / (M var(X)) (``gamma="scale"``, on the scaled inputs). Their defaults
+serve raw features and targets of any scale (issue 42: inputs scaled by ranges,
+eq. 8 fitted to standardised targets, a coarser search); the paper's protocol
+pins the paper's settings (see :mod:`mkbench.estimators.validation_search`).
 
 Kernel ridge regression: two definitions
 ----------------------------------------
@@ -20,6 +23,7 @@ it by lambda / (lambda + alpha), so C plays the part of alpha^2.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from numbers import Real
 from typing import Any
 
@@ -31,10 +35,21 @@ from sklearn.kernel_ridge import KernelRidge
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import threadpool_limits
 
 from ..exceptions import SolverError
 from ..metrics import mse
-from .validation_search import Params, _scale_gamma, _SelectedRBFModel, _standardised_target
+from ._scaling import SCALINGS
+from .validation_search import (
+    MIN_IMPROVEMENT,
+    MIN_STEP,
+    Params,
+    _input_scaling,
+    _scale_gamma,
+    _SelectedRBFModel,
+    _standardised_target,
+    _target_scale,
+)
 
 __all__ = ["KernelColumnRidge", "SelectedKernelColumnRidge", "SelectedKernelRidge"]
 
@@ -47,8 +62,8 @@ class SelectedKernelRidge(RegressorMixin, _SelectedRBFModel):
     Tables 1-3, which is :class:`SelectedKernelColumnRidge` (eq. 8, penalising
     alpha'alpha + b^2). y is standardised inside, which centres it
     (scikit-learn's KRR has no offset) and makes ``alpha`` scale-free;
-    ``gamma`` multiplies squared distances in X. The search starts at alpha =
-    1, gamma = 1 / (M var(X)).
+    ``gamma`` multiplies squared distances in the scaled inputs (``scaling``).
+    The search starts at alpha = 1, gamma = 1 / (M var(X)).
 
     Parameters
     ----------
@@ -61,11 +76,24 @@ class SelectedKernelRidge(RegressorMixin, _SelectedRBFModel):
     max_evals : int >= 1, default=50
         Largest number of candidates the pattern search fits; the grid search
         fits every grid point.
+    min_improvement : float in [0, 1), default=0.01
+        Sufficient decrease of the pattern search: it moves only to a point
+        whose validation loss is below (1 - ``min_improvement``) times the
+        current one; 0 moves on any decrease (the paper's rule).
+    min_step : float in (0, 2], default=1.0
+        The pattern search stops once its step, in log2 units, falls below
+        ``min_step``: 1 is a factor 2, the paper's 0.25 a factor 2^(1/4).
     param_grid : dict or list of dicts, default=None
         With ``search="grid"``, candidate values of ``alpha``, ``gamma``, as
         for :class:`sklearn.model_selection.ParameterGrid`; parameters left out
         keep their start value. ``None`` takes the start times 4^k, k = -2..2,
         on each axis. Must be ``None`` with ``search="pattern"``.
+    scaling : {"range", "standard", "center"} or None, default="range"
+        How the inputs are put on one scale before the kernel sees them,
+        fitted on the training set (``input_mean_``, ``input_scale_``; see
+        :func:`mkbench.estimators._scaling.input_scaling`): by ranges, then to
+        unit mean variance; standardised; centred; or as given (None, the
+        paper's protocol, whose inputs the workflow standardises).
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split.
     n_jobs : int, default=None
@@ -82,8 +110,8 @@ class SelectedKernelRidge(RegressorMixin, _SelectedRBFModel):
         Their validation mean squared error, on y's scale (lower is better).
     best_estimator_ : TransformedTargetRegressor
         ``KernelRidge(kernel="rbf", **best_params_)`` on standardised y,
-        fitted on the whole training set (``refit=True``) or without its
-        validation part.
+        fitted on the scaled inputs of the whole training set (``refit=True``)
+        or without its validation part.
     search_history_ : list of (dict, float)
         Every candidate and its validation MSE, in evaluation order; the pattern
         search's start comes first.
@@ -98,6 +126,9 @@ class SelectedKernelRidge(RegressorMixin, _SelectedRBFModel):
     storage_ : int
         Numbers stored by the model, ``n_support_ * n_features_in_ + 2``
         (MARK §5.2, :func:`mkbench.metrics.svm_storage`).
+    input_mean_, input_scale_ : ndarray of shape (n_features,) or None
+        The fitted scaling: the kernel sees (X - ``input_mean_``) /
+        ``input_scale_``; None with ``scaling=None``.
     n_features_in_ : int
         Number of input features.
 
@@ -138,8 +169,14 @@ class KernelColumnRidge(RegressorMixin, BaseEstimator):
     is f(x) = sum_i alpha_i K(x, x_i) + b (eq. 10). Unlike scikit-learn's
     ``KernelRidge`` it penalises alpha'alpha (not alpha'K alpha) and fits a
     penalised offset b. It is ridge regression (``sklearn.linear_model.Ridge``
-    with ``fit_intercept=False``) on the features G. y is used as given; eq.
-    (8) is homogeneous in y, so C does not depend on y's scale.
+    with ``fit_intercept=False``) on the features G.
+
+    By default (issue 42) the inputs are scaled by ranges (``scaling``) and eq.
+    (8) is fitted to the standardised targets (y - mean(y)) / std(y), the model
+    reported in y's units: eq. (8) is homogeneous in y, but its penalised b is
+    not invariant to a shift of y. The paper's protocol fits y as given
+    (``scale_target=False``) on inputs the workflow standardised
+    (``scaling=None``).
 
     Parameters
     ----------
@@ -147,20 +184,35 @@ class KernelColumnRidge(RegressorMixin, BaseEstimator):
         Ridge parameter of eq. (8). The paper allows C = 0, which leaves G'G
         singular whenever K is; it is refused.
     gamma : float > 0 or "scale", default="scale"
-        Width of the RBF kernel, multiplying squared distances in X (as in
-        scikit-learn's SVR and KernelRidge); "scale" takes 1 / (n_features
-        X.var()), the start of the selection in :class:`SelectedKernelColumnRidge`.
+        Width of the RBF kernel, multiplying squared distances in the scaled
+        inputs (as in scikit-learn's SVR and KernelRidge); "scale" takes 1 /
+        (n_features X.var()) on them, the start of the selection in
+        :class:`SelectedKernelColumnRidge`.
+    scaling : {"range", "standard", "center"} or None, default="range"
+        How the inputs are put on one scale before the kernel sees them,
+        fitted on the training set (``input_mean_``, ``input_scale_``; see
+        :func:`mkbench.estimators._scaling.input_scaling`); None: as given.
+    scale_target : bool, default=True
+        Solve eq. (9) for (y - ``y_mean_``) / ``y_scale_`` and report alpha
+        and b in y's units; False: for y as given (the paper's).
 
     Attributes
     ----------
     dual_coef_ : ndarray of shape (n_samples,)
-        alpha of eq. (10), one weight per training point (kernel column).
+        alpha of eq. (10) in y's units, one weight per training point (kernel
+        column): ``y_scale_`` times the solution of eq. (9).
     intercept_ : float
-        The offset b of eq. (10).
+        The offset b of eq. (10) in y's units: ``y_scale_`` b + ``y_mean_``.
     gamma_ : float
         The kernel width used.
     X_fit_ : ndarray of shape (n_samples, n_features)
-        The training points, centres of the kernel columns.
+        The scaled training points, centres of the kernel columns.
+    input_mean_, input_scale_ : ndarray of shape (n_features,) or None
+        The fitted scaling: the kernel sees (X - ``input_mean_``) /
+        ``input_scale_``; None with ``scaling=None``.
+    y_mean_, y_scale_ : float
+        The targets' mean and standard deviation (0 and 1 with
+        ``scale_target=False``).
     n_features_in_ : int
         Number of input features.
 
@@ -180,7 +232,7 @@ class KernelColumnRidge(RegressorMixin, BaseEstimator):
     >>> import numpy as np
     >>> from mkbench.estimators.kernel_ridge import KernelColumnRidge
     >>> X = np.linspace(0, 1, 20)[:, None]
-    >>> model = KernelColumnRidge(C=0.1, gamma=10.0).fit(X, np.sin(6 * X[:, 0]))
+    >>> model = KernelColumnRidge(C=0.1, gamma=10.0, scaling=None).fit(X, np.sin(6 * X[:, 0]))
     >>> model.dual_coef_.shape
     (20,)
     """
@@ -188,15 +240,23 @@ class KernelColumnRidge(RegressorMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0, None, closed="neither")],
         "gamma": [StrOptions({"scale"}), Interval(Real, 0, None, closed="neither")],
+        "scaling": [StrOptions({name for name in SCALINGS if name is not None}), None],
+        "scale_target": ["boolean"],
     }
 
-    def __init__(self, C: float = 1.0, gamma: float | str = "scale") -> None:
+    def __init__(
+        self, C: float = 1.0, gamma: float | str = "scale", scaling: str | None = "range", scale_target: bool = True
+    ) -> None:
         self.C = C
         self.gamma = gamma
+        self.scaling = scaling
+        self.scale_target = scale_target
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: Any, y: Any) -> KernelColumnRidge:
         """Solve eq. (9) for alpha and b.
+
+        One BLAS thread (see :mod:`mkbench.estimators.validation_search`).
 
         Parameters
         ----------
@@ -212,21 +272,31 @@ class KernelColumnRidge(RegressorMixin, BaseEstimator):
         """
         X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
         y = y.astype(np.float64)  # "could not convert string to float" for string targets
+        self.input_mean_, self.input_scale_ = _input_scaling(X, self.scaling)
+        X = self._scaled(X)
+        self.y_mean_, self.y_scale_ = _target_scale(y) if self.scale_target else (0.0, 1.0)
+        target = (y - self.y_mean_) / self.y_scale_
         self.gamma_ = _scale_gamma(X) if self.gamma == "scale" else float(self.gamma)
-        G = np.column_stack([rbf_kernel(X, gamma=self.gamma_), np.ones(X.shape[0])])
-        normal = G.T @ G
-        normal.flat[:: normal.shape[0] + 1] += self.C  # G'G + C I
-        try:
-            factor = cho_factor(normal, check_finite=False)
-        except LinAlgError:
-            raise SolverError(
-                f"G'G + C I of eq. 9 is not numerically positive definite for C={self.C!r}, "
-                f"gamma={self.gamma_!r} and {X.shape[0]} points; use a larger C"
-            ) from None
-        theta = cho_solve(factor, G.T @ y, check_finite=False)
-        self.dual_coef_, self.intercept_ = theta[:-1], float(theta[-1])
+        with threadpool_limits(limits=1, user_api="blas"):
+            G = np.column_stack([rbf_kernel(X, gamma=self.gamma_), np.ones(X.shape[0])])
+            normal = G.T @ G
+            normal.flat[:: normal.shape[0] + 1] += self.C  # G'G + C I
+            try:
+                factor = cho_factor(normal, check_finite=False)
+            except LinAlgError:
+                raise SolverError(
+                    f"G'G + C I of eq. 9 is not numerically positive definite for C={self.C!r}, "
+                    f"gamma={self.gamma_!r} and {X.shape[0]} points; use a larger C"
+                ) from None
+            theta = cho_solve(factor, G.T @ target, check_finite=False)
+        # f(x) = y_scale (K(x, X) alpha + b) + y_mean: the model in the units of y
+        self.dual_coef_, self.intercept_ = self.y_scale_ * theta[:-1], float(self.y_scale_ * theta[-1] + self.y_mean_)
         self.X_fit_ = X
         return self
+
+    def _scaled(self, X: np.ndarray) -> np.ndarray:
+        """X as the kernel sees it: (X - ``input_mean_``) / ``input_scale_``, or X itself (``scaling=None``)."""
+        return X if self.input_mean_ is None else (X - self.input_mean_) / self.input_scale_
 
     def predict(self, X: Any) -> np.ndarray:
         """Evaluate eq. (10), f(x) = sum_i alpha_i exp(-gamma ||x - x_i||^2) + b.
@@ -242,7 +312,7 @@ class KernelColumnRidge(RegressorMixin, BaseEstimator):
             Predicted targets.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = self._scaled(validate_data(self, X, reset=False, dtype=np.float64))
         return rbf_kernel(X, self.X_fit_, gamma=self.gamma_) @ self.dual_coef_ + self.intercept_
 
 
@@ -254,9 +324,11 @@ class SelectedKernelColumnRidge(RegressorMixin, _SelectedRBFModel):
     offset, solved by eq. 9), its C and gamma chosen by the pattern search on a
     validation split. The paper's Table 2 counts 364 = 0.8 x 455 "support
     vectors" on Boston: its KRR is the model fitted on the training fold
-    without its validation part, ``refit=False`` here. y is used as given
-    (eq. 8 is homogeneous in y, so C is scale-free); ``gamma`` multiplies
-    squared distances in X. The search starts at C = 1, gamma = 1 / (M var(X)).
+    without its validation part, ``refit=False`` here. y is standardised
+    inside by default (``scale_target``), as given in the paper's protocol
+    (eq. 8 is homogeneous in y, so C is scale-free either way); ``gamma``
+    multiplies squared distances in the scaled inputs (``scaling``). The
+    search starts at C = 1, gamma = 1 / (M var(X)).
 
     Parameters
     ----------
@@ -269,11 +341,28 @@ class SelectedKernelColumnRidge(RegressorMixin, _SelectedRBFModel):
     max_evals : int >= 1, default=50
         Largest number of candidates the pattern search fits; the grid search
         fits every grid point.
+    min_improvement : float in [0, 1), default=0.01
+        Sufficient decrease of the pattern search: it moves only to a point
+        whose validation loss is below (1 - ``min_improvement``) times the
+        current one; 0 moves on any decrease (the paper's rule).
+    min_step : float in (0, 2], default=1.0
+        The pattern search stops once its step, in log2 units, falls below
+        ``min_step``: 1 is a factor 2, the paper's 0.25 a factor 2^(1/4).
     param_grid : dict or list of dicts, default=None
         With ``search="grid"``, candidate values of ``C``, ``gamma``, as for
         :class:`sklearn.model_selection.ParameterGrid`; parameters left out
         keep their start value. ``None`` takes the start times 4^k, k = -2..2,
         on each axis. Must be ``None`` with ``search="pattern"``.
+    scaling : {"range", "standard", "center"} or None, default="range"
+        How the inputs are put on one scale before the kernel sees them,
+        fitted on the training set (``input_mean_``, ``input_scale_``; see
+        :func:`mkbench.estimators._scaling.input_scaling`): by ranges, then to
+        unit mean variance; standardised; centred; or as given (None, the
+        paper's protocol, whose inputs the workflow standardises).
+    scale_target : bool, default=True
+        Fit eq. (8) to the standardised targets and report the model in y's
+        units (:class:`KernelColumnRidge`); False: y as given, the paper's
+        protocol.
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split.
     n_jobs : int, default=None
@@ -290,8 +379,9 @@ class SelectedKernelColumnRidge(RegressorMixin, _SelectedRBFModel):
     best_score_ : float
         Their validation mean squared error (lower is better).
     best_estimator_ : KernelColumnRidge
-        ``KernelColumnRidge(**best_params_)`` fitted on the whole training set
-        (``refit=True``) or without its validation part.
+        ``KernelColumnRidge(**best_params_, scaling=None, scale_target=scale_target)``
+        fitted on the scaled inputs of the whole training set (``refit=True``)
+        or without its validation part.
     search_history_ : list of (dict, float)
         Every candidate and its validation MSE, in evaluation order; the pattern
         search's start comes first.
@@ -306,6 +396,9 @@ class SelectedKernelColumnRidge(RegressorMixin, _SelectedRBFModel):
     storage_ : int
         Numbers stored by the model, ``n_support_ * n_features_in_ + 2``
         (MARK §5.2, :func:`mkbench.metrics.svm_storage`).
+    input_mean_, input_scale_ : ndarray of shape (n_features,) or None
+        The fitted scaling: the kernel sees (X - ``input_mean_``) /
+        ``input_scale_``; None with ``scaling=None``.
     n_features_in_ : int
         Number of input features.
 
@@ -323,8 +416,31 @@ class SelectedKernelColumnRidge(RegressorMixin, _SelectedRBFModel):
     def _start_params(self, X: np.ndarray) -> Params:
         return {"C": 1.0, "gamma": _scale_gamma(X)}
 
+    _parameter_constraints: dict = {**_SelectedRBFModel._parameter_constraints, "scale_target": ["boolean"]}
+
+    def __init__(
+        self,
+        search: str = "pattern",
+        validation_fraction: float = 0.2,
+        max_evals: int = 50,
+        min_improvement: float = MIN_IMPROVEMENT,
+        min_step: float = MIN_STEP,
+        param_grid: dict[str, Sequence[float]] | list[dict[str, Sequence[float]]] | None = None,
+        scaling: str | None = "range",
+        scale_target: bool = True,
+        random_state: int | np.random.RandomState | None = None,
+        n_jobs: int | None = None,
+        refit: bool = True,
+    ) -> None:
+        super().__init__(
+            search=search, validation_fraction=validation_fraction, max_evals=max_evals,
+            min_improvement=min_improvement, min_step=min_step, param_grid=param_grid, scaling=scaling,
+            random_state=random_state, n_jobs=n_jobs, refit=refit,
+        )
+        self.scale_target = scale_target
+
     def _make_model(self, params: Params) -> KernelColumnRidge:
-        return KernelColumnRidge(**params)
+        return KernelColumnRidge(**params, scaling=None, scale_target=self.scale_target)
 
     def _n_support(self) -> int:
         return int(self.best_estimator_.X_fit_.shape[0])
