@@ -142,7 +142,8 @@ def test_param_settings_expand_grid_in_sorted_key_order():
     [
         (lambda c: c["experiments"]["smoke-regression"]["methods"]["svr"]["params"].update(max_evalz=9),
          "at experiments/smoke-regression/methods/svr/params: method 'svr' has no parameter(s) max_evalz; "
-         "valid parameters: max_evals, n_jobs, param_grid, random_state, refit, search, validation_fraction"),
+         "valid parameters: epsilon, max_evals, min_improvement, min_step, n_jobs, param_grid, random_state, refit, "
+         "scaling, search, validation_fraction"),
         (lambda c: c["experiments"]["smoke-classification"]["methods"]["cgboost-qp"]["grid"].update(c=[1.0]),
          "at experiments/smoke-classification/methods/cgboost-qp/grid: method 'cgboost' has no parameter(s) c; "
          "valid parameters: C, callback,"),

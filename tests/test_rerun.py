@@ -85,7 +85,7 @@ def test_a_deleted_record_is_fitted_again_and_its_table_redrawn(ran):
     [
         ("search: pattern, max_evals: 8", "search: pattern, max_evalz: 8",
          "at experiments/smoke-regression/methods/svr/params: method 'svr' has no parameter(s) max_evalz; "
-         "valid parameters: max_evals, n_jobs,"),
+         "valid parameters: epsilon, max_evals, min_improvement, min_step, n_jobs,"),
         ("cv3: {name: kfold, n_folds: 3}", "cv3: {name: kfold, n_fold: 3}",
          "at protocols/cv3: protocol 'kfold' has no parameter(s) n_fold; its parameters: n_folds, shuffle, stratify"),
     ],
