@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SCALINGS", "input_scaling"]
+__all__ = ["SCALINGS", "input_scaling", "target_scaling"]
 
 #: The input scalings: by ranges, per-feature standardisation, centring only, or the inputs as given.
 SCALINGS = ("range", "standard", "center", None)
@@ -50,3 +50,23 @@ def input_scaling(X: np.ndarray, scaling: str | None) -> tuple[np.ndarray | None
         factor = np.sqrt(np.mean(((X - mean) / spread) ** 2))
         spread *= factor if factor > 0 else 1.0  # every feature constant: nothing to put on a scale
     return mean, spread
+
+
+def target_scaling(y: np.ndarray) -> tuple[float, float]:
+    """The mean and standard deviation of the training targets (a scale of 1 for a constant target).
+
+    The regressors that take ``scale_target`` fit (y - mean) / scale and report the model in
+    the units of y, so that C, epsilon and the penalties mean the same for targets of any scale.
+
+    Raises
+    ------
+    ValueError
+        If the targets' spread overflows (|y| of order 1e154 and beyond).
+    """
+    mean, scale = float(np.mean(y)), float(np.std(y))
+    if not np.isfinite(scale):
+        raise ValueError(
+            f"the targets' standard deviation overflows (largest |y| = {np.max(np.abs(y)):.3g}); divide y by a "
+            "constant before fitting"
+        )
+    return mean, scale if scale > 0 else 1.0

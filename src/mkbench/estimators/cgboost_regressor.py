@@ -14,26 +14,10 @@ from sklearn.base import RegressorMixin
 from sklearn.utils.validation import validate_data
 
 from ..masters import make_qp_master
+from ._scaling import target_scaling
 from .cgboost import _COMMON_DOC, _INTERCEPTS, _CGBoost
 
 __all__ = ["CGBoostRegressor"]
-
-
-def _target_scale(y: np.ndarray) -> tuple[float, float]:
-    """The mean and standard deviation of the training targets (1 for a constant target).
-
-    Raises
-    ------
-    ValueError
-        If the targets' spread overflows (|y| of order 1e154 and beyond).
-    """
-    mean, scale = float(np.mean(y)), float(np.std(y))
-    if not np.isfinite(scale):
-        raise ValueError(
-            f"the targets' standard deviation overflows (largest |y| = {np.max(np.abs(y)):.3g}); divide y by a "
-            "constant before fitting"
-        )
-    return mean, scale if scale > 0 else 1.0
 
 
 class CGBoostRegressor(RegressorMixin, _CGBoost):
@@ -119,7 +103,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
             raise ValueError(f"scale_target must be True or False, got {self.scale_target!r}")
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         y = y.astype(np.float64)  # "could not convert string to float: ...", as scikit-learn's Ridge says
-        self.y_mean_, self.y_scale_ = _target_scale(y) if self.scale_target else (0.0, 1.0)
+        self.y_mean_, self.y_scale_ = target_scaling(y) if self.scale_target else (0.0, 1.0)
         target = (y - self.y_mean_) / self.y_scale_
 
         def make_master(solver: str, strategy: str):

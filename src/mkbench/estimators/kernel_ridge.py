@@ -44,12 +44,11 @@ from .validation_search import (
     MIN_IMPROVEMENT,
     MIN_STEP,
     Params,
-    _input_scaling,
     _scale_gamma,
     _SelectedRBFModel,
     _standardised_target,
-    _target_scale,
 )
+from ._scaling import input_scaling, target_scaling
 
 __all__ = ["KernelColumnRidge", "SelectedKernelColumnRidge", "SelectedKernelRidge"]
 
@@ -272,9 +271,9 @@ class KernelColumnRidge(RegressorMixin, BaseEstimator):
         """
         X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
         y = y.astype(np.float64)  # "could not convert string to float" for string targets
-        self.input_mean_, self.input_scale_ = _input_scaling(X, self.scaling)
+        self.input_mean_, self.input_scale_ = input_scaling(X, self.scaling)
         X = self._scaled(X)
-        self.y_mean_, self.y_scale_ = _target_scale(y) if self.scale_target else (0.0, 1.0)
+        self.y_mean_, self.y_scale_ = target_scaling(y) if self.scale_target else (0.0, 1.0)
         target = (y - self.y_mean_) / self.y_scale_
         self.gamma_ = _scale_gamma(X) if self.gamma == "scale" else float(self.gamma)
         with threadpool_limits(limits=1, user_api="blas"):

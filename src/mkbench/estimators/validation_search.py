@@ -314,7 +314,7 @@ class _SelectedRBFModel(BaseEstimator, metaclass=ABCMeta):
         X, y = validate_data(self, X, y, y_numeric=not classifier, dtype=np.float64)
         if classifier:
             check_classification_targets(y)
-        self.input_mean_, self.input_scale_ = _input_scaling(X, self.scaling)
+        self.input_mean_, self.input_scale_ = input_scaling(X, self.scaling)
         X = self._scaled(X)
         train, validation = train_test_split(
             np.arange(X.shape[0]),
@@ -389,35 +389,6 @@ def _first_appearance_codes(y: np.ndarray) -> np.ndarray:
     rank = np.empty_like(first)
     rank[np.argsort(first)] = np.arange(first.size)
     return rank[inverse.reshape(-1)]
-
-
-def _input_scaling(X: np.ndarray, scaling: str | None) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """:func:`mkbench.estimators._scaling.input_scaling`, with a scale of 1 where it is 0.
-
-    Where every feature is constant (a single training point) "range" scales them all by
-    their mean variance, 0; any scale then gives the same centred inputs, zeros.
-    """
-    mean, scale = input_scaling(X, scaling)
-    if scale is not None:
-        scale[~(scale > 0)] = 1.0
-    return mean, scale
-
-
-def _target_scale(y: np.ndarray) -> tuple[float, float]:
-    """The mean and standard deviation of the training targets (a scale of 1 for a constant target).
-
-    Raises
-    ------
-    ValueError
-        If the targets' spread overflows (|y| of order 1e154 and beyond).
-    """
-    mean, scale = float(np.mean(y)), float(np.std(y))
-    if not np.isfinite(scale):
-        raise ValueError(
-            f"the targets' standard deviation overflows (largest |y| = {np.max(np.abs(y)):.3g}); divide y by a "
-            "constant before fitting"
-        )
-    return mean, scale if scale > 0 else 1.0
 
 
 def _standardised_target(regressor: BaseEstimator) -> TransformedTargetRegressor:
