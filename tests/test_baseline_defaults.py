@@ -224,16 +224,3 @@ def test_the_papers_protocols_pin_the_papers_settings(config_name):
             if spec["estimator"] in PAPER:
                 pinned = {name: (spec.get("params") or {}).get(name) for name in PAPER[spec["estimator"]]}
                 assert pinned == PAPER[spec["estimator"]], label
-
-
-def test_svc_validates_on_the_same_points_whatever_the_classes_are_called():
-    """The split is stratified by the classes in order of first appearance, so y, 1 - y and names select alike."""
-    X, y = load_wine(return_X_y=True)
-    X, y = X[y < 2], y[y < 2]
-    names = np.array(["b", "a"])
-    fits = [SelectedSVC(random_state=1).fit(X, labels) for labels in (y, 1 - y, names[y])]
-    for other in fits[1:]:
-        np.testing.assert_array_equal(other.validation_indices_, fits[0].validation_indices_)
-        assert other.best_params_ == fits[0].best_params_
-    np.testing.assert_array_equal(fits[1].predict(X), 1 - fits[0].predict(X))
-    np.testing.assert_array_equal(fits[2].predict(X), names[fits[0].predict(X)])
