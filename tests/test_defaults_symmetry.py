@@ -22,6 +22,7 @@ import pytest
 from numpy.testing import assert_array_equal
 from sklearn.base import clone, is_classifier
 from sklearn.datasets import load_breast_cancer
+from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
 
 import mkbench
@@ -72,18 +73,13 @@ def test_swapping_or_renaming_the_classes_keeps_the_partition(name, data):
     assert_array_equal(_predict(estimator, X, REVERSED[y], X_test), REVERSED[predicted])
 
 
-@pytest.mark.xfail(
-    reason="SelectedSVC's validation split is scikit-learn's stratified train_test_split, which deals the points "
-    "to the classes in the classes' sorted order, so y and 1 - y get different validation sets and may select a "
-    "different (C, gamma): 10, 4 and 6 of 419 held-out points change side for subsets seeded 1, 2, 3 (none for "
-    "seed 0, above). Stratifying by the classes in order of first appearance fixes it, but moves the validation "
-    "points of the papers' SVC baselines (the smoke table's breast-cancer SVC test error 3.2 % -> 2.6 %): it needs "
-    "an option the config pins for the papers' protocols",
-    raises=AssertionError,
-    strict=False,
-)
 def test_selected_svc_validates_on_the_same_points_whichever_class_is_positive(data):
     X, y, _ = data
     on_y = clone(_default("SelectedSVC")).fit(X, y)
     on_flipped = clone(_default("SelectedSVC")).fit(X, 1 - y)
     assert_array_equal(on_flipped.validation_indices_, on_y.validation_indices_)
+    # the papers' order (class_order="sorted") is stratify=y itself, scikit-learn's split
+    rows = np.arange(len(y))
+    _, expected = train_test_split(rows, test_size=0.2, random_state=0, stratify=y)
+    sorted_split = clone(_default("SelectedSVC")).set_params(class_order="sorted", random_state=0).fit(X, y)
+    assert_array_equal(sorted_split.validation_indices_, np.sort(expected))

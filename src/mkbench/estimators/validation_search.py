@@ -234,6 +234,10 @@ class _SelectedRBFModel(BaseEstimator, metaclass=ABCMeta):
         self.n_jobs = n_jobs
         self.refit = refit
 
+    def _strata(self, y: np.ndarray) -> np.ndarray | None:
+        """What the validation split is stratified by: nothing for a regressor."""
+        return None
+
     @staticmethod
     @abstractmethod
     def _loss(y_true: np.ndarray, y_pred: np.ndarray) -> float:
@@ -320,7 +324,7 @@ class _SelectedRBFModel(BaseEstimator, metaclass=ABCMeta):
             np.arange(X.shape[0]),
             test_size=self.validation_fraction,
             random_state=self.random_state,
-            stratify=y if classifier else None,
+            stratify=self._strata(y),
         )
         evaluate = self._evaluator(X[train], y[train], X[validation], y[validation])
         start = self._start_params(X)
@@ -375,6 +379,19 @@ def _scale_gamma(X: np.ndarray) -> float:
     """scikit-learn's ``gamma="scale"``: 1 / (n_features * X.var()), or 1 if X is constant."""
     variance = float(X.var())
     return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+
+
+def first_appearance_codes(y: np.ndarray) -> np.ndarray:
+    """Each label's class numbered in order of first appearance in y: the same codes whatever the classes are called.
+
+    scikit-learn's stratified split deals the points to the classes in their sorted order, so
+    stratifying by y itself gives y and 1 - y different validation sets (and possibly different
+    parameters); these codes give both the same.
+    """
+    _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+    rank = np.empty_like(first)
+    rank[np.argsort(first)] = np.arange(first.size)
+    return rank[inverse.reshape(-1)]
 
 
 def _standardised_target(regressor: BaseEstimator) -> TransformedTargetRegressor:
