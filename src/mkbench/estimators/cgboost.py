@@ -170,7 +170,8 @@ class _CGBoost(BaseEstimator):
         """Column generation of ``master`` over the columns of ``X_seen`` (X as the kernels see it)."""
         columns = KernelColumns(X_seen, self._library(), memory_budget=self.memory_budget, signs=signs)
         oracle = KernelOracle(columns, strategy="full" if strategy == "all" else strategy,
-                              priority=self.priority, columns_per_iteration=self._columns_per_step())
+                              priority=self.priority, columns_per_iteration=self._columns_per_step(),
+                              stratify_ratio=getattr(self, "stratify_ratio", 0.0))
         entered = _enter_all(columns, master, oracle) if strategy == "all" else []
         self.kernels_ = columns.kernels
 
@@ -427,7 +428,17 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         ~1e-9 on every column it ever generated.
     probability : bool, default=False
         Fit Platt's sigmoid on 5-fold cross-validated decision values, as SVC does,
-        so that ``predict_proba`` exists (5 more fits)."""
+        so that ``predict_proba`` exists (5 more fits).
+    stratify_ratio : float, default=0.0
+        What the stratified strategy (``strategy="stratified"``) calls an "appropriate"
+        column of a cheaper kernel (§5: "if no appropriate linear kernel column can be
+        added, then we consider columns from more complicated kernels"), passed to
+        :class:`mkbench.oracles.KernelOracle`: 0, any column violating by more than
+        ``tol`` (the default reading); r in (0, 1), a kernel supplies columns only while
+        its largest violation exceeds r times its largest violation when its columns
+        were first priced, so that columns of later kernels can enter before every
+        column of an earlier one has. It changes the path of column generation, not
+        its optimum."""
         + _COMMON_DOC
     )
 
@@ -447,6 +458,7 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         max_iter: int | None = None,
         strategy: str = "auto",
         priority: Sequence[int | str] | None = None,
+        stratify_ratio: float = 0.0,
         columns_per_iteration: int | str = "auto",
         time_limit: float | None = None,
         gap_tol: float | None = None,
@@ -467,6 +479,7 @@ class CGBoostClassifier(MarginClassifierMixin, _CGBoost):
         self.max_iter = max_iter
         self.strategy = strategy
         self.priority = priority
+        self.stratify_ratio = stratify_ratio
         self.columns_per_iteration = columns_per_iteration
         self.time_limit = time_limit
         self.gap_tol = gap_tol

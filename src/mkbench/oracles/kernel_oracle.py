@@ -65,6 +65,17 @@ class KernelOracle:
         optimum. ``"sqrt"``: ceil(sqrt(m)) columns when the master holds m (one
         while it holds at most one), so the steps grow with the model and a
         model of m columns takes about 2 sqrt(m) master solves instead of m.
+    stratify_ratio : float, default=0.0
+        What the stratified strategy calls an "appropriate" column of a kernel (cgboost §5:
+        "if no appropriate linear kernel column can be added, then we consider columns from
+        more complicated kernels"). 0: any column violating by more than ``tol`` (the
+        default reading). r > 0: kernel p supplies the column only while its largest
+        violation exceeds r times its largest violation the first time its columns were
+        priced (each kernel measured in its own units, so one r means the same for every
+        C and kernel scale); otherwise the next kernel in ``priority`` order is priced.
+        When no kernel passes its threshold in any step, the most violating column priced
+        (above ``tol``) enters, so the run still ends at the master's optimum: r changes
+        the path, not the optimum. Ignored by the full strategy.
 
     Notes
     -----
@@ -81,6 +92,7 @@ class KernelOracle:
         priority: Sequence[int | str] | None = None,
         error_tol: float = 1e-8,
         columns_per_iteration: int | str = 1,
+        stratify_ratio: float = 0.0,
     ) -> None:
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy={strategy!r} is not one of {', '.join(map(repr, STRATEGIES))}")
@@ -90,6 +102,11 @@ class KernelOracle:
         self.priority = self._order(priority)
         self.error_tol = error_tol
         self.in_master = np.zeros((columns.n_kernels, columns.n_centres), dtype=bool)
+        if isinstance(stratify_ratio, bool) or not (isinstance(stratify_ratio, (int, float, np.number))
+                                                    and 0 <= stratify_ratio < 1):
+            raise ValueError(f"stratify_ratio must be a number in [0, 1), got {stratify_ratio!r}")
+        self.stratify_ratio = float(stratify_ratio)
+        self._first_violation: dict[int, float] = {}  # kernel -> its largest violation when first priced
 
     def _order(self, priority: Sequence[int | str] | None) -> list[int]:
         names = [kernel.name for kernel in self.columns.kernels]
@@ -126,6 +143,7 @@ class KernelOracle:
             kernel_groups = [[p] for p in self.priority]
         best = -np.inf
         n_priced, gap = np.zeros(self.columns.n_kernels, dtype=int), 0.0
+        priced = []  # (violations, kernel, centres) of every scan of this pricing
         for centres in steps:
             candidates = []  # (violations, kernel, centres) of this step's scans
             for group in kernel_groups:
@@ -137,10 +155,21 @@ class KernelOracle:
                     violation = np.where(fresh, master.violation(scores), -np.inf)
                     best = max(best, float(violation.max()))
                     candidates.append((violation, p, centres))
-                if best > tol:  # the full strategy has scanned everything by now
+                    if p not in self._first_violation and np.isfinite(violation.max()):
+                        self._first_violation[p] = float(violation.max())
+                priced += candidates[-len(group):]
+                if self.stratify_ratio and self.strategy == "stratified":
+                    (violation, p, _), = candidates[-1:]
+                    threshold = self.stratify_ratio * self._first_violation.get(p, 0.0)
+                    if float(violation.max()) > max(tol, threshold):
+                        choices = self._most_violating([candidates[-1]], tol)
+                        return self._pricing(best, choices, n_priced, float("nan"), computed_before)
+                elif best > tol:  # the full strategy has scanned everything by now
                     scanned_all = self.strategy == "full"
                     choices = self._most_violating(candidates, tol)
                     return self._pricing(best, choices, n_priced, gap if scanned_all else float("nan"), computed_before)
+        if best > tol:  # stratify_ratio: no kernel passed its threshold; every column was priced
+            return self._pricing(best, self._most_violating(priced, tol), n_priced, gap, computed_before)
         return self._pricing(best, [], n_priced, gap, computed_before)
 
     def entering_per_step(self) -> int:
