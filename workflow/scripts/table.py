@@ -6,6 +6,7 @@ log_to(snakemake.log[0])  # stderr to the log; a failure ends it with its one-li
 
 import pandas as pd
 
+from mkbench.harness.config import added_methods
 from mkbench.harness.report import load_reference, write_table
 
 spec = snakemake.config["tables"][snakemake.wildcards.table]
@@ -13,4 +14,4 @@ reference = load_reference(snakemake.input.reference[0], spec["reference"]["tabl
 records = pd.concat([pd.read_csv(path) for path in snakemake.input.summaries], ignore_index=True)  # one or more experiments
 write_table(records, spec["metrics"], snakemake.output.csv[: -len(".csv")],
             caption=spec["caption"], reference=reference, select=spec.get("select"), layout=spec["layout"],
-            accept_status=spec["accept_status"])
+            accept_status=spec["accept_status"], added=added_methods(snakemake.config, spec["experiment"]))

@@ -159,7 +159,7 @@ def _fill_defaults(node: Any, schema: dict) -> None:
 
 def _check_references(config: dict) -> None:
     from .datasets import list_datasets
-    from .methods import METHODS
+    from .methods import method_problem
 
     registered = sorted(spec.name for spec in list_datasets())
     problems = []
@@ -174,11 +174,9 @@ def _check_references(config: dict) -> None:
                 f"under protocols (defined: {', '.join(sorted(config['protocols'])) or 'none'})"
             )
         for label, spec in exp["methods"].items():
-            if spec["estimator"] not in METHODS:
-                problems.append(
-                    f"  at experiments/{name}/methods/{label}/estimator: unknown method "
-                    f"{spec['estimator']!r}; known: {', '.join(sorted(METHODS))}"
-                )
+            problem = method_problem(spec["estimator"])
+            if problem:
+                problems.append(f"  at experiments/{name}/methods/{label}/estimator: {problem}")
     for kind in ("tables", "figures"):
         for name, spec in config[kind].items():
             experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
@@ -220,9 +218,9 @@ def _method_problems(spec: dict, where: str) -> list[str]:
     """Unknown parameters (and wrapped methods) and unbuildable kernel libraries in one method entry of the
     config (``where``: its path)."""
     from ..exceptions import UnknownNameError
-    from .methods import METHODS, parameter_problems
+    from .methods import method_problem, parameter_problems
 
-    if spec["estimator"] not in METHODS:
+    if method_problem(spec["estimator"]):
         return []  # _check_references has said so
     try:
         return [
@@ -270,6 +268,20 @@ def _protocol_problems(protocol: dict, where: str) -> list[str]:
     if missing:
         problems.append(f"at {where}: protocol {kind!r} needs {', '.join(missing)}")
     return problems
+
+
+def added_methods(config: dict[str, Any], experiments: str | list[str]) -> list[str]:
+    """The methods of ``experiments`` added beside the papers' (``added:``; by default those named by an import path).
+
+    No reproduction item, attribution or claim reads them: the tables mark them as added.
+    """
+    from .._registry import is_import_path
+
+    names = [experiments] if isinstance(experiments, str) else experiments
+    return [
+        label for name in names for label, spec in config["experiments"][name]["methods"].items()
+        if spec.get("added", is_import_path(spec["estimator"]))
+    ]
 
 
 def param_settings(method_spec: dict) -> dict[str, dict[str, Any]]:

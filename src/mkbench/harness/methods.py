@@ -1,8 +1,11 @@
 """The methods a workflow job can fit, by name: the one registry (:data:`mkbench._registry.METHODS`) made into estimators.
 
 Each entry is the dotted path of a scikit-learn estimator class; it is imported
-only when a job asks for it, so ``mkbench --help`` stays fast. A new estimator is
-registered in :mod:`mkbench._registry`, and ``import mkbench`` offers it too.
+only when a job asks for it, so ``mkbench --help`` stays fast. A new estimator of
+mkbench is registered in :mod:`mkbench._registry`, and ``import mkbench`` offers it
+too; a user's own estimator needs no registration: a config names it by its import
+path, ``estimator: "package.module:Class"``, and reading the config imports it and
+checks its parameters.
 """
 
 from __future__ import annotations
@@ -14,30 +17,47 @@ from typing import Any
 from sklearn.base import BaseEstimator
 
 from .._registry import METHODS, estimator_class
-from ..exceptions import ConfigError, MkbenchError
+from ..exceptions import ConfigError, MkbenchError, UnknownNameError
 
 __all__ = [
-    "METHODS", "kernel_problems", "make_method", "method_class", "method_parameters", "parameter_problems",
+    "METHODS", "kernel_problems", "make_method", "method_class", "method_parameters", "method_problem",
+    "parameter_problems",
     "wrapped_parameters",
 ]
 
 
 
 def method_class(name: str) -> type[BaseEstimator]:
-    """Return the estimator class registered under ``name`` (:func:`mkbench._registry.estimator_class`).
+    """Return the estimator class registered under ``name``, or at the import path ``name``.
+
+    See :func:`mkbench._registry.estimator_class`: ``name`` is a registered method or
+    ``"package.module:Class"``, any scikit-learn estimator on the Python path.
 
     Raises
     ------
     UnknownNameError
-        If ``name`` is not registered; the message lists the known names.
+        If ``name`` is neither; the message says why and lists the known names.
     """
     return estimator_class(name)
 
 
+def method_problem(name: str) -> str:
+    """Why ``name`` names no estimator (an unknown name, a failed import, not an estimator); "" if it names one."""
+    try:
+        method_class(name)
+    except UnknownNameError as exc:
+        return str(exc)
+    return ""
+
+
 @functools.cache
 def method_parameters(name: str) -> tuple[str, ...]:
-    """The parameters the estimator registered under ``name`` accepts (its ``get_params()``), sorted."""
-    return tuple(sorted(method_class(name)().get_params(deep=False)))
+    """The parameters the estimator ``name`` accepts (its ``__init__``'s, as ``get_params()`` lists them), sorted.
+
+    Read from the class (scikit-learn's ``_get_param_names``), so that an estimator
+    whose ``__init__`` needs arguments is checked too.
+    """
+    return tuple(sorted(method_class(name)._get_param_names()))
 
 
 def wrapped_parameters(name: str, params: Mapping[str, Any]) -> list[tuple[str, str, Mapping[str, Any]]]:

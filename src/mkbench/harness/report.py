@@ -175,6 +175,10 @@ def base_method(methods: pd.Series) -> pd.Series:
     return methods.astype(str).str.replace(r" \[[^\]]*\]$", "", regex=True).str.partition("~")[0]
 
 
+#: The mark of a method added beside a paper's in a table (:func:`write_table`'s ``added``).
+ADDED_MARK = "†"
+
+
 def write_table(
     records: pd.DataFrame,
     metrics: list[str],
@@ -185,6 +189,7 @@ def write_table(
     select: str | None = None,
     layout: str = "rows",
     accept_status: Iterable[str] = (),
+    added: Iterable[str] = (),
 ) -> pd.DataFrame:
     """Write ``<out_stem>.csv`` and ``<out_stem>.md`` atomically; return the table.
 
@@ -195,7 +200,8 @@ def write_table(
     (:func:`mkbench.harness.selection.describe_failed_settings`): the choice was made
     without them. ``layout`` is that of :func:`mkbench.harness.render.to_markdown`.
     Runs that ended with a status in ``accept_status`` are not counted as not optimal
-    (:func:`summarise`); the Markdown says how many there were.
+    (:func:`summarise`); the Markdown says how many there were. The methods ``added``
+    beside the paper's (a user's own, a peer) are marked so in the Markdown, after the paper's rows.
     """
     edges = describe_edges(grid_edges(records, select))
     failed = describe_failed_settings(records, select)
@@ -215,7 +221,12 @@ def write_table(
             for dataset, base in zip(reference["dataset"], reference["method"], strict=True)
             for method in [base, *rows.loc[(rows["dataset"] == dataset) & (rows["base"] == base), "method"]]
         ]
-    text = to_markdown(table, caption, metrics, order, layout)
+    added = sorted(set(added) & set(table["method"]))
+    marked = {method: f"{method} {ADDED_MARK}" for method in added}
+    shown = table.assign(method=table["method"].replace(marked)) if added else table
+    text = to_markdown(shown, caption, metrics, order, layout)
+    if added:
+        text += f"\n{ADDED_MARK} Added beside the paper's methods (not the paper's; no reproduction item or claim reads it).\n"
     if edges:
         text += "\nChosen at an edge of the grid (the grid may be too short): " + "; ".join(edges) + ".\n"
     if failed:
