@@ -113,9 +113,21 @@ def validate_config(config: Any) -> dict[str, Any]:
     check_schema(config, schema, "config")
     _fill_defaults(config, schema)
     _apply_estimator_defaults(config)
+    declare_datasets(config)
     _check_references(config)
     _check_parameters(config)
     return config
+
+
+def declare_datasets(config: dict) -> None:
+    """Register the data sets the config declares (its ``datasets:``, :mod:`mkbench.harness.datasets.declared`).
+
+    Every process that loads them calls it: reading the config does, and so do the
+    workflow's fetch and prepare scripts.
+    """
+    from .datasets.declared import declare
+
+    declare(config.get("datasets") or {})
 
 
 def _apply_estimator_defaults(config: dict) -> None:
