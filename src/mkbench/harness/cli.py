@@ -5,6 +5,7 @@
     mkbench run --config FILE --experiment E --method M --dataset D [--seed S] [--split K] [--param P] [--out FILE]
     mkbench report --config FILE [--table NAME ...] [--reproduction FILE [--catalogue FILE]]
     mkbench cost --config FILE [--plan OVERLAY ...] [--catalogue FILE]
+    mkbench compare --estimator PATH --experiment E [--param K=V ...] [--grid K=V1,V2 ...] [--max-splits N]
     mkbench list {experiments,tables,figures,methods,datasets} [--config FILE]
 
 Errors from mkbench (unknown names, bad config, missing data) are printed as one
@@ -107,6 +108,28 @@ def _parser() -> argparse.ArgumentParser:
         "paper's table or figure, or only its sensitivity tables) and a subtotal per role",
     )
     cost.set_defaults(func=_cost)
+
+    cmp = sub.add_parser(
+        "compare",
+        help="fit your estimator on an experiment's splits and table it beside the papers' methods",
+        description="Runs the estimator (an import path package.module:Class, or a registered method) on the "
+        "experiment's data sets, protocol, seeds and preprocessing, in this process, and writes the "
+        "experiment's tables with its rows added (marked †) beside the papers' methods, read from "
+        "results/summary/<experiment>.csv on the same splits, and the published values (see "
+        "mkbench.harness.compare). Records go under OUT/runs; a rerun reads them instead of refitting.",
+    )
+    cmp.add_argument("--estimator", required=True, help="package.module:Class (on the Python path) or a method name")
+    cmp.add_argument("--experiment", required=True, help="an experiment of --config ('mkbench list experiments')")
+    cmp.add_argument("--config", default="config/config.yaml", help="workflow config YAML (default: %(default)s)")
+    cmp.add_argument("--label", default="mine", help="the method's row label (default: %(default)s)")
+    cmp.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                     help="a parameter of the estimator, VALUE read as YAML (repeatable)")
+    cmp.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2",
+                     help="a parameter to sweep, one job per value (repeatable); chosen as the table selects")
+    cmp.add_argument("--dataset", action="append", help="only this data set of the experiment (repeatable)")
+    cmp.add_argument("--max-splits", type=int, help="only the first N splits of each seed (the papers' rows too)")
+    cmp.add_argument("--out", default="results/compare", help="folder of the records and tables (default: %(default)s)")
+    cmp.set_defaults(func=_compare)
 
     listing = sub.add_parser(
         "list",
@@ -216,6 +239,32 @@ def _check_writable(folder: str) -> None:
     with _writes_to(folder):
         os.makedirs(folder, exist_ok=True)
         tempfile.TemporaryFile(dir=folder).close()
+
+
+def _compare(args) -> None:
+    import yaml
+
+    from .compare import compare
+    from .config import load_config
+
+    def pairs(items: list[str], option: str) -> dict:
+        parsed = {}
+        for item in items:
+            key, sep, value = item.partition("=")
+            if not sep or not key:
+                raise MkbenchError(f"{option} {item!r}: write KEY=VALUE")
+            parsed[key] = value
+        return parsed
+
+    params = {key: yaml.safe_load(value) for key, value in pairs(args.param, "--param").items()}
+    grid = {key: [yaml.safe_load(v) for v in value.split(",")] for key, value in pairs(args.grid, "--grid").items()}
+    config = load_config(args.config)
+    _check_writable(args.out)
+    for path in compare(config, args.estimator, args.experiment, label=args.label, params=params, grid=grid,
+                        datasets=args.dataset, max_splits=args.max_splits, out=args.out):
+        with open(path, encoding="utf-8") as fh:
+            print(fh.read())
+        print(f"(written to {path})")
 
 
 def _report(args) -> None:
