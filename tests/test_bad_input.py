@@ -408,17 +408,17 @@ def _typo_at_top_level(config):
         ),
         (
             lambda c: c["experiments"]["tiny"]["methods"]["krr"].update(estimator="kr"),
-            ["at experiments/tiny/methods/krr/estimator: unknown method 'kr'; known: ", "krr"],
+            ["at experiments/tiny/methods/krr/estimator: unknown method 'kr'; known methods: ", "krr"],
         ),
         (
             lambda c: c["experiments"]["tiny"]["methods"]["krr"].update(parms={}),
             ["at experiments/tiny/methods/krr: Additional properties are not allowed ('parms' was unexpected); "
-             "allowed keys here: count_features, estimator,", "params"],
+             "allowed keys here: added, count_features, estimator,", "params"],
         ),
         (
             _typo_at_top_level,
             ["at (top level): 'experiments' is a required property",
-             "('experiment' was unexpected); allowed keys here: data, estimator_defaults, experiments,"],
+             "('experiment' was unexpected); allowed keys here: data, datasets, estimator_defaults, experiments,"],
         ),
         (
             lambda c: c["experiments"]["tiny"]["methods"]["krr"]["params"].update(max_eval=3),

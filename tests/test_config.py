@@ -95,7 +95,7 @@ def test_undefined_protocol_and_unknown_estimator(smoke):
     text = str(err.value)
     defined = ", ".join(sorted(smoke["protocols"]))
     assert f"'cv99' is not defined under protocols (defined: {defined})" in text
-    assert "unknown method 'svmtorch'; known:" in text and "svr" in text
+    assert "unknown method 'svmtorch'; known methods:" in text and "svr" in text and "import path 'package.module:Class'" in text
 
 
 def test_table_pointing_to_missing_experiment(smoke):
