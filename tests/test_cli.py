@@ -78,6 +78,9 @@ def test_list_names_every_entry_of_the_config_with_its_title(what, capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == list(config[what])
     assert all(len(line.split()) > 1 for line in lines)  # a title or caption beside each name
+    for line, spec in zip(lines, config[what].values(), strict=True):  # whole words: the title, or cut before " …"
+        shown, text = line.split(None, 1)[1], " ".join((spec.get("title") or spec.get("caption")).split())
+        assert shown == text or (shown.endswith(" …") and (text + " ").startswith(shown[: -len("…")]))
 
 
 def test_list_methods_and_datasets(capsys):

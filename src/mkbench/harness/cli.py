@@ -20,6 +20,7 @@ import glob
 import os
 import sys
 import tempfile
+import textwrap
 
 from .. import __version__
 from ..exceptions import MkbenchError
@@ -162,8 +163,8 @@ def _list(args) -> None:
 
     config = load_config(args.config)
     for name, spec in config[args.what].items():
-        text = spec.get("title") or spec.get("caption") or ""
-        print(f"{name:36s} {' '.join(text.split())[:100]}")
+        text = " ".join((spec.get("title") or spec.get("caption") or "").split())
+        print(f"{name:36s} {textwrap.shorten(text, 100, placeholder=' …')}")  # cut between words
 
 
 def _data_options(parser: argparse.ArgumentParser) -> None:
