@@ -21,14 +21,21 @@ for any number of weight vectors. One module per role:
 * :mod:`~mkbench.learners.stumps`: :class:`Stumps` searches every decision stump
   exactly: each feature is sorted once, then one search is a cumulative sum of
   the sorted weights, O(n d);
+* :mod:`~mkbench.learners.binned`: :class:`BinnedStumps` searches the stumps
+  between at most ``max_bins`` bins per feature (:mod:`~mkbench.learners.binning`
+  chooses them), by a histogram of the weights over each feature's bins, O(n d)
+  without the sort and skipping each feature's heaviest bin (zeros); the same
+  family as :class:`Stumps` on features with at most ``max_bins`` values;
 * :mod:`~mkbench.learners.sampled`: :class:`Perceptrons` and
   :class:`FourierFeatures` draw ``n_candidates`` random learners per search from
   the distributions behind the perceptron kernel (Lin & Li 2008) and the Gaussian
   RBF kernel (Rahimi & Recht 2007), as §VI-A does with 2000 candidates, and
   return the best of them;
-* :mod:`~mkbench.learners.family`: the families by name (:func:`make_family`).
+* :mod:`~mkbench.learners.family`: the families by name (:func:`make_family`;
+  ``make_family("stump", X, max_bins=255)`` binds :class:`BinnedStumps`).
 """
 
+from .binned import BinnedStumps
 from .family import LEARNERS, make_family
 from .sampled import FourierFeatures, Perceptrons
 from .stumps import Stumps
@@ -37,6 +44,7 @@ from .weak import Best, FourierFeature, Perceptron, Stump, outputs
 __all__ = [
     "LEARNERS",
     "Best",
+    "BinnedStumps",
     "FourierFeature",
     "FourierFeatures",
     "Perceptron",

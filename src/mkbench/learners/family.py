@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .binned import BinnedStumps
 from .sampled import FourierFeatures, Perceptrons
 from .stumps import Stumps
 from .weak import _points
@@ -24,8 +25,9 @@ def make_family(
     n_candidates: int = 2000,
     gamma: float | None = None,
     constant: bool = False,
+    max_bins: int | None = None,
     random_state=None,
-) -> Stumps | Perceptrons | FourierFeatures:
+) -> Stumps | BinnedStumps | Perceptrons | FourierFeatures:
     """The weak-learner family ``learner`` on the training inputs X.
 
     Parameters
@@ -39,14 +41,20 @@ def make_family(
         scikit-learn's ``gamma="scale"``.
     constant : bool, default=False
         Offer the constant stump (see :class:`~mkbench.learners.stumps.Stumps`).
+    max_bins : int or None, default=None
+        Stumps only: None searches every stump exactly (:class:`~mkbench.learners.stumps.Stumps`,
+        the papers' search); an integer (2 to 256; 255 as HistGradientBoosting and LightGBM)
+        the stumps between at most that many bins per feature
+        (:class:`~mkbench.learners.binned.BinnedStumps`), the same family on features with
+        at most ``max_bins`` distinct values.
     random_state : int, RandomState or None, default=None
 
     Returns
     -------
-    Stumps, Perceptrons or FourierFeatures
+    Stumps, BinnedStumps, Perceptrons or FourierFeatures
     """
     if learner == "stump":
-        return Stumps(X, constant=constant)
+        return Stumps(X, constant=constant) if max_bins is None else BinnedStumps(X, max_bins=max_bins, constant=constant)
     if learner == "perceptron":
         return Perceptrons(X, n_candidates=n_candidates, random_state=random_state)
     if learner == "fourier":

@@ -5,6 +5,12 @@ training inputs; then one search is a cumulative sum of the sorted weights,
 O(n d), fused into one compiled pass (:func:`_stump_search`). A search under
 several weight vectors at once (:func:`_stump_search_rows`) serves CGEns-SLS's
 one search per classifier and AdaBoost.MH's vote per class.
+
+What a stump family is beyond its search (the searches' interface, the outcome,
+exclusion) is :class:`_StumpFamily`, and the scan that scores and selects the
+stumps of one feature is :func:`_scan_rows`: both are shared with the binned
+family (:class:`mkbench.learners.BinnedStumps`), which scans bins where this one
+scans sorted points.
 """
 
 from __future__ import annotations
@@ -15,6 +21,62 @@ import numpy as np
 from .weak import Best, Stump, _points
 
 __all__ = ["Stumps"]
+
+
+@numba.njit(cache=True, nogil=True)
+def _scan_rows(W: np.ndarray, index: np.ndarray, available: np.ndarray, positions: np.ndarray, j: int,
+               totals: np.ndarray, per_row: bool, L: np.ndarray, best_row: np.ndarray, best_feature: np.ndarray,
+               best_scores: np.ndarray, sum_squares: np.ndarray, best_edge: np.ndarray) -> None:
+    """Offer the stumps of feature j, in order, to a search under m weight vectors; the state is updated in place.
+
+    The scan that the exact search (:func:`_stump_search_rows`) and the binned one
+    (:mod:`mkbench.learners.binned`) share. Step r adds the row ``W[index[r]]`` to
+    the m running sums L; if ``available[r]``, the stump that splits there is
+    scored W_l - 2 L_l (``totals`` W_l), its squares are summed into
+    ``sum_squares``, and it is kept under the rule of :func:`_stump_search_rows`
+    with ``positions[r]`` as its sorted position (the largest |score| per row, or
+    the largest sum_l |score_l|; ties to the lowest position, then to the feature
+    offered first). The exact search steps through the sorted points (``index`` a
+    feature's sorting permutation; ``positions`` None: step r is position r); the
+    binned one through the bins of a histogram (W the per-bin sums, ``positions``
+    the sorted position of each bin's last point).
+    """
+    m = totals.shape[0]
+    L[:] = 0.0
+    for r in range(index.shape[0]):
+        i = index[r]
+        for q in range(m):
+            L[q] += W[i, q]
+        if not available[r]:
+            continue
+        position = r if positions is None else positions[r]
+        edge = 0.0
+        for q in range(m):
+            score = totals[q] - 2.0 * L[q]
+            sum_squares[q] += score * score
+            if per_row:
+                if abs(score) > best_edge[q] or (abs(score) == best_edge[q] and position < best_row[q]):
+                    best_edge[q], best_row[q], best_feature[q] = abs(score), position, j
+                    best_scores[q, q] = score
+            else:
+                edge += abs(score)
+        if not per_row and (edge > best_edge[0] or (edge == best_edge[0] and position < best_row[0])):
+            best_edge[0], best_row[0], best_feature[0] = edge, position, j
+            for q in range(m):
+                best_scores[0, q] = totals[q] - 2.0 * L[q]
+
+
+@numba.njit(cache=True, nogil=True)
+def _rows_start(m: int, per_row: bool, totals: np.ndarray) -> tuple:
+    """The state of a search under m weight vectors before any stump: best rows, features, scores, sum_squares, edges.
+
+    See :func:`_stump_search_rows` for the first four; the rows are -1 (none found yet).
+    """
+    k = m if per_row else 1
+    best_scores = np.empty((k, m))
+    for q in range(k):
+        best_scores[q] = totals
+    return np.full(k, -1), np.full(k, -1), best_scores, np.zeros(m), np.full(k, -1.0)
 
 
 @numba.njit(cache=True, nogil=True)
@@ -106,50 +168,168 @@ def _stump_search_rows(order: np.ndarray, W: np.ndarray, available: np.ndarray, 
     sum_squares : ndarray of shape (m,)
         Per row, the sum of the squared scores of all available candidates.
     """
-    n, d = order.shape
-    m = W.shape[1]
-    k = m if per_row else 1
-    best_edge = np.full(k, -1.0)
-    best_row = np.full(k, -1)
-    best_feature = np.full(k, -1)
-    best_scores = np.empty((k, m))
-    for q in range(k):
-        best_scores[q] = totals
-    sum_squares = np.zeros(m)
-    L = np.empty(m)
-    for j in range(d):
-        L[:] = 0.0
-        for r in range(n):
-            i = order[r, j]
-            for q in range(m):
-                L[q] += W[i, q]
-            if not available[r, j]:
-                continue
-            edge = 0.0
-            for q in range(m):
-                score = totals[q] - 2.0 * L[q]
-                sum_squares[q] += score * score
-                if per_row:
-                    if abs(score) > best_edge[q] or (abs(score) == best_edge[q] and r < best_row[q]):
-                        best_edge[q], best_row[q], best_feature[q] = abs(score), r, j
-                        best_scores[q, q] = score
-                else:
-                    edge += abs(score)
-            if not per_row and (edge > best_edge[0] or (edge == best_edge[0] and r < best_row[0])):
-                best_edge[0], best_row[0], best_feature[0] = edge, r, j
-                for q in range(m):
-                    best_scores[0, q] = totals[q] - 2.0 * L[q]
-    return best_row, best_feature, best_scores, sum_squares
+    rows, features, scores, sum_squares, edges = _rows_start(W.shape[1], per_row, totals)
+    L = np.empty(W.shape[1])
+    for j in range(order.shape[1]):
+        _scan_rows(W, order[:, j], available[:, j], None, j, totals, per_row, L, rows, features, scores,
+                   sum_squares, edges)
+    return rows, features, scores, sum_squares
 
 
-class Stumps:
+def _midpoint(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The stump threshold between sorted values lo < hi: their midpoint, or lo if no float lies strictly between.
+
+    A point x then goes above the threshold (x > t) exactly when x >= hi, so the
+    stump splits the training points where the search scored it, adjacent floats
+    included.
+    """
+    t = lo + (hi - lo) / 2.0
+    return np.where(t >= hi, lo, t)
+
+
+class _StumpFamily:
+    """The interface of a stump family (CGEns §IV, §VI-A): searches under one or several weight vectors.
+
+    A subclass binds the training inputs and provides the compiled search
+    (:meth:`_search_rows`), :meth:`threshold` and the sorted position of a stump
+    (:meth:`_position`, :meth:`_slot`); a search names a stump by its feature and
+    sorted position r (it puts the points at sorted positions 0..r of the feature
+    below the threshold), r = n_samples - 1 being the constant learner.
+    """
+
+    exhaustive = True
+    X: np.ndarray
+    n_samples: int
+    available: np.ndarray
+    n_candidates: int
+
+    def best(self, w: np.ndarray) -> Best:
+        """The available stump (or its negation) with the largest |sum_i w_i h(x_i)|.
+
+        Ties go to the lowest sorted position, then the lowest feature.
+
+        Parameters
+        ----------
+        w : ndarray of shape (n_samples,)
+            Signed weights (eq. 6, 8, 13).
+
+        Returns
+        -------
+        Best
+        """
+        w = np.asarray(w, dtype=np.float64)
+        if w.shape != (self.n_samples,):
+            raise ValueError(f"w must have shape ({self.n_samples},), got {w.shape}")
+        row, feature, score, sum_squares = self._search(w, w.sum())
+        return self._best(row, feature, score, sum_squares)
+
+    def best_each(self, W: np.ndarray) -> list[Best]:
+        """:meth:`best` under each column of W, in one pass over the data (:func:`_stump_search_rows`).
+
+        Equal, bit for bit, to ``[self.best(w) for w in W.T]``; for the exact search 2.6x
+        faster for the 9 columns of CGEns-SLS on USPS and MNIST (10 classes, eq. 13), up
+        to 1.2x slower on small UCI folds, whose searches take well under a millisecond
+        (measured in ``benchmarks/stump_rows.py``).
+
+        Parameters
+        ----------
+        W : ndarray of shape (n_samples, m)
+            Signed weights, one column per search.
+
+        Returns
+        -------
+        list of m Best
+        """
+        W, totals = self._rows(W)
+        rows, features, scores, sum_squares = self._search_rows(W, totals, True)
+        return [self._best(rows[q], features[q], scores[q, q], sum_squares[q]) for q in range(W.shape[1])]
+
+    def search(self, W: np.ndarray) -> tuple[int, int, np.ndarray, float]:
+        """The available stump with the largest sum_l |sum_i W_il h(x_i)| (:func:`_stump_search_rows`).
+
+        Parameters
+        ----------
+        W : ndarray of shape (n_samples, m)
+            Signed weights, one column per score.
+
+        Returns
+        -------
+        row, feature : int
+            Sorted position and feature of the stump (see :meth:`threshold`); -1 when
+            no stump is available.
+        scores : ndarray of shape (m,)
+            Its score for each column of W.
+        sum_squares : float
+            Sum of squared scores over every available stump and column.
+        """
+        W, totals = self._rows(W)
+        rows, features, scores, sum_squares = self._search_rows(W, totals, False)
+        return int(rows[0]), int(features[0]), scores[0], float(sum_squares.sum())
+
+    def exclude(self, stump: Stump) -> None:
+        """Offer ``stump`` and its negation no more (they are in a free-sign master)."""
+        if np.isinf(stump.threshold):
+            row, feature = self.n_samples - 1, 0
+        else:
+            feature = stump.feature
+            row = self._position(feature, stump.threshold)
+        slot = self._slot(row, feature)
+        if slot is not None and self.available[slot, feature]:
+            self.available[slot, feature] = False
+            self.n_candidates -= 1
+
+    def threshold(self, row: int, feature: int) -> float:
+        """The threshold of the stump that splits feature ``feature`` after sorted position ``row``."""
+        raise NotImplementedError
+
+    def _search(self, w: np.ndarray, total: float) -> tuple[int, int, float, float]:
+        """The search under one weight vector: row, feature, signed score, sum of squares (see :meth:`best`)."""
+        W = np.ascontiguousarray(w).reshape(-1, 1)
+        rows, features, scores, sum_squares = self._search_rows(W, np.array([total]), True)
+        return rows[0], features[0], scores[0, 0], sum_squares[0]
+
+    def _search_rows(self, W: np.ndarray, totals: np.ndarray, per_row: bool) -> tuple:
+        """The search under the columns of W, as :func:`_stump_search_rows` returns it."""
+        raise NotImplementedError
+
+    def _position(self, feature: int, threshold: float) -> int:
+        """The sorted position of the stump (feature, threshold): the number of training values <= it, minus 1."""
+        raise NotImplementedError
+
+    def _slot(self, row: int, feature: int) -> int | None:
+        """The row of ``available`` that holds the stump at sorted position ``row`` of ``feature``."""
+        return row
+
+    def _rows(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """W as a C-contiguous float64 (n_samples, m) array (each point's weights one contiguous row), and its
+        column sums, each summed as :meth:`best` sums its w (a contiguous row of W')."""
+        W = np.ascontiguousarray(W, dtype=np.float64)
+        if W.ndim != 2 or W.shape[0] != self.n_samples:
+            raise ValueError(f"W must have shape ({self.n_samples}, m), got {W.shape}")
+        return W, np.ascontiguousarray(W.T).sum(axis=1)
+
+    def _best(self, row: int, feature: int, score: float, sum_squares: float) -> Best:
+        """The Best of stump (row, feature) with signed score ``score``, signed so that its score is >= 0."""
+        if row < 0:
+            return Best(None, -np.inf, None, 0, 0.0)
+        stump = Stump(int(feature), self.threshold(int(row), int(feature)), 1.0 if score >= 0 else -1.0)
+        return Best(stump, abs(float(score)), self._column(stump), self.n_candidates, float(sum_squares))
+
+    def _column(self, stump: Stump) -> np.ndarray:
+        """h(x_i) on the training points."""
+        return stump(self.X)
+
+
+class Stumps(_StumpFamily):
     """Every decision stump on the training inputs X, searched exactly in O(n d) per search.
 
     Stump (j, t) splits feature j between two consecutive distinct sorted values,
-    at their midpoint t. With the points sorted by feature j and L_k the sum of the
-    first k sorted weights, the stump's score is sum_i w_i h(x_i) = W - 2 L_k
-    (W = sum_i w_i): one cumulative sum scores all thresholds of a feature. Each
-    feature is sorted once, when the family is built.
+    at their midpoint t (:func:`_midpoint`). With the points sorted by feature j and
+    L_k the sum of the first k sorted weights, the stump's score is
+    sum_i w_i h(x_i) = W - 2 L_k (W = sum_i w_i): one cumulative sum scores all
+    thresholds of a feature. Each feature is sorted once, when the family is built.
+    :class:`mkbench.learners.BinnedStumps` searches the stumps between at most
+    ``max_bins`` bins per feature instead, in O(n) per feature without the sort.
 
     Parameters
     ----------
@@ -167,8 +347,6 @@ class Stumps:
         Distinct stumps up to negation on X (per feature, the number of distinct
         values minus one), plus one if ``constant``.
     """
-
-    exhaustive = True
 
     def __init__(self, X: np.ndarray, *, constant: bool = False) -> None:
         X = _points(X)
@@ -191,96 +369,13 @@ class Stumps:
         """The threshold of stump (row, feature): the midpoint of the sorted values row, row + 1."""
         if row == self.n_samples - 1:
             return float("inf")
-        lo, hi = self.sorted[row, feature], self.sorted[row + 1, feature]
-        t = lo + (hi - lo) / 2.0
-        return float(lo if t >= hi else t)  # adjacent floats: keep x > t exact on the training points
+        return float(_midpoint(self.sorted[row, feature], self.sorted[row + 1, feature]))
 
-    def best(self, w: np.ndarray) -> Best:
-        """The available stump (or its negation) with the largest |sum_i w_i h(x_i)|.
+    def _search(self, w: np.ndarray, total: float) -> tuple[int, int, float, float]:
+        return _stump_search(self.order, w, self.available, total)
 
-        Ties go to the lowest sorted position, then the lowest feature.
+    def _search_rows(self, W: np.ndarray, totals: np.ndarray, per_row: bool) -> tuple:
+        return _stump_search_rows(self.order, W, self.available, totals, per_row)
 
-        Parameters
-        ----------
-        w : ndarray of shape (n_samples,)
-            Signed weights (eq. 6, 8, 13).
-
-        Returns
-        -------
-        Best
-        """
-        w = np.asarray(w, dtype=np.float64)
-        if w.shape != (self.n_samples,):
-            raise ValueError(f"w must have shape ({self.n_samples},), got {w.shape}")
-        row, feature, score, sum_squares = _stump_search(self.order, w, self.available, w.sum())
-        return self._best(row, feature, score, sum_squares)
-
-    def best_each(self, W: np.ndarray) -> list[Best]:
-        """:meth:`best` under each column of W, in one pass over the sorted points (:func:`_stump_search_rows`).
-
-        Equal, bit for bit, to ``[self.best(w) for w in W.T]``; 2.6x faster for the 9
-        columns of CGEns-SLS on USPS and MNIST (10 classes, eq. 13), up to 1.2x slower on
-        small UCI folds, whose searches take well under a millisecond (measured in
-        ``benchmarks/stump_rows.py``).
-
-        Parameters
-        ----------
-        W : ndarray of shape (n_samples, m)
-            Signed weights, one column per search.
-
-        Returns
-        -------
-        list of m Best
-        """
-        W, totals = self._rows(W)
-        rows, features, scores, sum_squares = _stump_search_rows(self.order, W, self.available, totals, True)
-        return [self._best(rows[q], features[q], scores[q, q], sum_squares[q]) for q in range(W.shape[1])]
-
-    def search(self, W: np.ndarray) -> tuple[int, int, np.ndarray, float]:
-        """The available stump with the largest sum_l |sum_i W_il h(x_i)| (:func:`_stump_search_rows`).
-
-        Parameters
-        ----------
-        W : ndarray of shape (n_samples, m)
-            Signed weights, one column per score.
-
-        Returns
-        -------
-        row, feature : int
-            Sorted position and feature of the stump (see :meth:`threshold`); -1 when
-            no stump is available.
-        scores : ndarray of shape (m,)
-            Its score for each column of W.
-        sum_squares : float
-            Sum of squared scores over every available stump and column.
-        """
-        W, totals = self._rows(W)
-        rows, features, scores, sum_squares = _stump_search_rows(self.order, W, self.available, totals, False)
-        return int(rows[0]), int(features[0]), scores[0], float(sum_squares.sum())
-
-    def _rows(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """W as a C-contiguous float64 (n_samples, m) array (each point's weights one contiguous row), and its
-        column sums, each summed as :meth:`best` sums its w (a contiguous row of W')."""
-        W = np.ascontiguousarray(W, dtype=np.float64)
-        if W.ndim != 2 or W.shape[0] != self.n_samples:
-            raise ValueError(f"W must have shape ({self.n_samples}, m), got {W.shape}")
-        return W, np.ascontiguousarray(W.T).sum(axis=1)
-
-    def _best(self, row: int, feature: int, score: float, sum_squares: float) -> Best:
-        """The Best of stump (row, feature) with signed score ``score``, signed so that its score is >= 0."""
-        if row < 0:
-            return Best(None, -np.inf, None, 0, 0.0)
-        stump = Stump(int(feature), self.threshold(int(row), int(feature)), 1.0 if score >= 0 else -1.0)
-        return Best(stump, abs(float(score)), stump(self.X), self.n_candidates, float(sum_squares))
-
-    def exclude(self, stump: Stump) -> None:
-        """Offer ``stump`` and its negation no more (they are in a free-sign master)."""
-        if np.isinf(stump.threshold):
-            row = self.n_samples - 1
-            feature = 0
-        else:
-            feature = stump.feature
-            row = int(np.searchsorted(self.sorted[:, feature], stump.threshold, side="right")) - 1
-        if self.available[row, feature]:
-            self.available[row, feature] = False
-            self.n_candidates -= 1
+    def _position(self, feature: int, threshold: float) -> int:
+        return int(np.searchsorted(self.sorted[:, feature], threshold, side="right")) - 1
