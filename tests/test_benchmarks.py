@@ -29,7 +29,8 @@ import _common  # noqa: E402
 
 ISSUES = {"pricing": 3, "lp_routes": 20, "mkl_peers": 22, "lpboost_peers": 22, "fit_time": 20, "mark_scalability": 4,
           "mkl_speed": 6, "cgens_speed": 7, "cgens_across_c": 20, "sls_master": 20,
-          "perceptron_pricing": 20, "stump_rows": 20, "mkl_precomputed": 48, "defaults": 42}
+          "perceptron_pricing": 20, "stump_rows": 20, "mkl_precomputed": 48, "defaults": 42,
+          "stump_binning": 44}
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:

@@ -30,6 +30,8 @@ BENCHMARKS = {
     "perceptron_pricing": ("", 10, 4000),  # random arrays of Table II's shapes, no data set
     # the stump searches of a CGEns-SLS iteration (Table III), one pass for all columns against one by one
     "stump_rows": ("", 10, 4000),  # random arrays of Table III's shapes, no data set
+    # binned against exact stump search on MNIST (issue 44)
+    "stump_binning": (BENCH_MIRROR, 10, 4000),
     "mkl_precomputed": ("", 15, 4000),  # SimpleMKL, SILP: precomputed Gram matrices vs X (issue 48), no data set
     # every public estimator at its defaults on scikit-learn's data sets against SVC() / SVR() / HGB (issue 42)
     "defaults": ("--draws 3 --time-limit 60", 240, 6000),
