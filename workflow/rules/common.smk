@@ -84,13 +84,17 @@ def timing_samples(experiment):
 
 
 def get_summary(kind):
-    """The summary CSV(s) a table or figure is drawn from: per job, or per iteration for curves."""
+    """The summary CSV(s) a table or figure is drawn from: per job, or per iteration for curves (and for a
+    table that stops traced runs early, both)."""
 
     def _summary(wildcards):
         spec = known_entry(kind, getattr(wildcards, kind.rstrip("s")))
         suffix = ".history.csv" if spec.get("kind") == "curve" else ".csv"
         experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
-        return [f"results/summary/{experiment}{suffix}" for experiment in experiments]
+        paths = [f"results/summary/{experiment}{suffix}" for experiment in experiments]
+        if kind == "tables" and spec.get("stop"):  # early stopping reads the runs' histories too
+            paths += [f"results/summary/{experiment}.history.csv" for experiment in experiments]
+        return paths
 
     return _summary
 

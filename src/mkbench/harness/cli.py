@@ -304,9 +304,9 @@ def _write_reproduction(config: dict, args) -> None:
 
 def _write_tables(config: dict, tables: list[str]) -> None:
     from ..exceptions import DataError
-    from .report import collect_records, load_reference, write_table
+    from .report import collect_histories, collect_records, load_reference, write_table
 
-    references, records = {}, {}
+    references, records, histories = {}, {}, {}
     for name in tables:  # every name, reference file and record is checked before a table is written
         _require(name, config["tables"], "table")
         spec = config["tables"][name]
@@ -323,6 +323,7 @@ def _write_tables(config: dict, tables: list[str]) -> None:
                 f"(snakemake --cores 8 results/tables/{name}.md), or run mkbench from the folder that holds results/"
             )
         records[name] = collect_records(paths)
+        histories[name] = collect_histories(paths) if spec.get("stop") else None
     _check_writable("results/tables")
     for name in tables:
         spec = config["tables"][name]
@@ -330,6 +331,7 @@ def _write_tables(config: dict, tables: list[str]) -> None:
             write_table(
                 records[name], spec["metrics"], f"results/tables/{name}",
                 caption=spec["caption"], reference=references[name], select=spec.get("select"), layout=spec["layout"],
+                stop=spec.get("stop"), history=histories[name], fixed=spec.get("fixed"),
             )
         print(f"results/tables/{name}.md")
 

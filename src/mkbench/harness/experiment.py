@@ -24,7 +24,7 @@ from .. import metrics
 from ..exceptions import ConfigError, SolverError
 from .methods import make_method
 
-PREPROCESSORS = ("standardize", "center-normalize", "none")
+PREPROCESSORS = ("standardize", "center-normalize", "none", "raw-pixels")
 _PACKAGES = ("mkbench", "numpy", "scipy", "scikit-learn", "highspy", "osqp", "pandas")
 
 
@@ -58,10 +58,12 @@ def run_job(
         Estimator parameters; recorded as ``p_<name>`` fields.
     ids : dict, optional
         Job identifiers copied into the record (experiment, protocol, seed, split...).
-    preprocess : {"standardize", "center-normalize", "none"}
+    preprocess : {"standardize", "center-normalize", "none", "raw-pixels"}
         ``"standardize"`` scales the inputs to zero mean and unit variance with
         statistics of the training part only; ``"center-normalize"`` subtracts the
-        training part's mean, then scales each row to unit Euclidean norm. Targets are left in their units, so
+        training part's mean, then scales each row to unit Euclidean norm; ``"raw-pixels"``
+        gives an image data set stored as pixels / 255 (MNIST, USPS) back its 0-255 grey
+        levels (X * 255, rounded). Targets are left in their units, so
         MSE is reported in the units of the papers' tables.
     trace : sequence of str, default=()
         Parts (e.g. ``("validation",)``) whose metric is recorded at every
@@ -145,6 +147,8 @@ def _preprocess(X: np.ndarray, train: np.ndarray, preprocess: str) -> np.ndarray
     """Standardise ``X``, or centre it and scale its rows to unit norm, with the training part's statistics."""
     if preprocess == "none":
         return X
+    if preprocess == "raw-pixels":
+        return np.rint(X * 255.0)
     if preprocess == "center-normalize":
         centred = StandardScaler(with_std=False).fit(X[train]).transform(X)
         return Normalizer().transform(centred)
@@ -166,14 +170,84 @@ def _set_trace(model, estimator: str, trace, parts: dict[str, np.ndarray], X, y,
         raise ConfigError(
             f"method {estimator!r} takes no per-iteration callback and has no staged_predict, so it cannot trace"
         )
+    train = parts["train"]
     parts = {name: parts[name] for name in trace}
+    cache = _ColumnCache(X, parts, train)
 
     def callback(current) -> dict[str, float]:
-        predictions = {name: current.predict(X[idx]) for name, idx in parts.items()}
-        return _scores(y, parts, predictions, task)
+        predictions = {name: cache.predict(current, name) for name in parts}
+        predictions = {name: current.predict(X[parts[name]]) if found is None else found
+                       for name, found in predictions.items()}
+        scores = _scores(y, parts, predictions, task)
+        used = getattr(current, "n_columns_by_kernel_", None) if hasattr(current, "kernels_") else None
+        return {**scores, **{f"used_{kernel}": count for kernel, count in (used or {}).items()}}
 
     model.set_params(callback=callback)
     return True
+
+
+class _ColumnCache:
+    """Kernel columns K_p(x, x_j) of a binary kernel expansion on the traced parts, each computed once.
+
+    A traced CG-Boost run predicts its parts after every column it adds; predicting afresh costs
+    n_part x m kernel values at m columns, this cache n_part per column ever added. It reads the
+    model's public attributes only (``kernels_``, ``columns_`` as (kernel name, training index),
+    ``coef_``, ``intercept_``, ``classes_`` and the input scaling ``input_mean_`` / ``input_scale_``)
+    and gives up (None: predict afresh) for anything else, e.g. one-vs-rest models or a library
+    with two kernels of one name.
+    """
+
+    def __init__(self, X: np.ndarray, parts: dict[str, np.ndarray], train: np.ndarray) -> None:
+        self.X, self.parts, self.train = X, parts, train
+        self.blocks: dict[tuple[str, int], np.ndarray] = {}  # (part, kernel) -> n_part x n_train, NaN until computed
+        self.inputs: dict[str, np.ndarray] = {}
+
+    def predict(self, model, part: str) -> np.ndarray | None:
+        """``model.predict`` on ``part``, from cached columns; None where the model is not such an expansion."""
+        f = self.decision(model, part)
+        if f is None:
+            return None
+        return np.asarray(model.classes_)[(f > 0).astype(int)]
+
+    def decision(self, model, part: str) -> np.ndarray | None:
+        """f(x) = sum_j alpha_j K_p(x, x_j) + b on ``part``, or None (see the class)."""
+        kernels, columns = getattr(model, "kernels_", None), getattr(model, "columns_", None)
+        classes = getattr(model, "classes_", None)
+        if kernels is None or columns is None or classes is None or len(classes) != 2:
+            return None
+        if getattr(model, "estimators_", None) is not None or not hasattr(model, "input_mean_"):
+            return None
+        names = [kernel.name for kernel in kernels]
+        if len(set(names)) != len(names):
+            return None
+        coef = np.asarray(model.coef_, dtype=np.float64)
+        f = np.full(self.parts[part].size, float(model.intercept_))
+        index = {name: p for p, name in enumerate(names)}
+        kernel_of = np.array([index[name] for name, _ in columns], dtype=np.intp)
+        centre_of = np.array([j for _, j in columns], dtype=np.intp)
+        for p in np.unique(kernel_of[coef != 0]):
+            used = (kernel_of == p) & (coef != 0)
+            block = self._block(model, part, p, centre_of[used])
+            f += block[:, centre_of[used]] @ coef[used]
+        return f
+
+    def _block(self, model, part: str, p: int, centres: np.ndarray) -> np.ndarray:
+        key = (part, int(p))
+        if key not in self.blocks:
+            self.blocks[key] = np.full((self.parts[part].size, self.train.size), np.nan)
+        block = self.blocks[key]
+        missing = np.unique(centres[np.isnan(block[0, centres])]) if block.shape[0] else np.zeros(0, np.intp)
+        if missing.size:
+            block[:, missing] = model.kernels_[p](self._seen(model, part), self._seen(model, "train")[missing])
+        return block
+
+    def _seen(self, model, part: str) -> np.ndarray:
+        """The part's inputs as the model's kernels see them (after its input scaling)."""
+        if part not in self.inputs:
+            X = self.X[self.train if part == "train" else self.parts[part]]
+            mean, scale = model.input_mean_, getattr(model, "input_scale_", None)
+            self.inputs[part] = X if mean is None else (X - mean) / scale
+        return self.inputs[part]
 
 
 def _staged_history(model, history, parts: dict[str, np.ndarray], X, y, task: str) -> list[dict[str, Any]]:

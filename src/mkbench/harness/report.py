@@ -20,7 +20,15 @@ import pandas as pd
 from .._io import atomic_open, write_text
 from ..exceptions import ConfigError, DataError
 from .render import in_percent, label, to_markdown
-from .selection import describe_edges, describe_failed_settings, grid_edges, select_by
+from .selection import (
+    describe_edges,
+    describe_failed_settings,
+    describe_stops,
+    grid_edges,
+    keep_settings,
+    select_by,
+    stop_by,
+)
 
 #: Storage of MARK-L's fixed policy (T = 100 weak RBF columns): 3T + 1 numbers (MARK §5.2).
 MARK_L_STORAGE = 3 * 100 + 1
@@ -172,7 +180,8 @@ def paper_vs_ours(summary: pd.DataFrame, reference: pd.DataFrame | None) -> pd.D
 def base_method(methods: pd.Series) -> pd.Series:
     """The method a row varies: ``<method>`` of a sensitivity variant ``<method>~<variant>`` or of a grid
     setting ``<method> [C=1.0]`` (a table without ``select``); any other method is its own."""
-    return methods.astype(str).str.replace(r" \[[^\]]*\]$", "", regex=True).str.partition("~")[0]
+    stripped = methods.astype(str).str.replace(r" \[[^\]]*\]$", "", regex=True)
+    return stripped.str.replace(r" \(stop [^)]*\)$", "", regex=True).str.partition("~")[0]
 
 
 #: The mark of a method added beside a paper's in a table (:func:`write_table`'s ``added``).
@@ -190,8 +199,17 @@ def write_table(
     layout: str = "rows",
     accept_status: Iterable[str] = (),
     added: Iterable[str] = (),
+    stop: str | list[str] | None = None,
+    history: pd.DataFrame | None = None,
+    fixed: dict[str, str] | None = None,
 ) -> pd.DataFrame:
     """Write ``<out_stem>.csv`` and ``<out_stem>.md`` atomically; return the table.
+
+    ``fixed`` keeps one grid setting of the methods it names (:func:`mkbench.harness.selection.keep_settings`).
+    ``stop`` reads every traced job at the iteration a stopping rule picks in ``history`` (the runs'
+    iteration histories, :func:`collect_histories`; :func:`mkbench.harness.selection.stop_by`), before
+    ``select``; with several rules, each is a method of its own, labelled ``"method (stop RULE)"``.
+    Stops at the end of a run cut by a limit, or never reached, are listed under the Markdown table.
 
     With ``select`` (e.g. ``"validation_error"``), each method's grid setting is
     chosen per split by :func:`select_by` before summarising. Settings chosen at
@@ -203,6 +221,17 @@ def write_table(
     (:func:`summarise`); the Markdown says how many there were. The methods ``added``
     beside the paper's (a user's own, a peer) are marked so in the Markdown, after the paper's rows.
     """
+    if stop is not None:
+        if history is None:
+            raise ConfigError("a table with stop needs the runs' histories (results/summary/<experiment>.history.csv)")
+        rules = [stop] if isinstance(stop, str) else list(stop)
+        stopped = [stop_by(records, history, rule) for rule in rules]
+        if len(rules) > 1:
+            stopped = [frame.assign(method=frame["method"] + f" (stop {rule})") for frame, rule in zip(stopped, rules, strict=True)]
+        records = pd.concat(stopped, ignore_index=True)
+    if fixed:
+        records = keep_settings(records, fixed)
+    stops = describe_stops(records)
     edges = describe_edges(grid_edges(records, select))
     failed = describe_failed_settings(records, select)
     if select is not None:
@@ -229,6 +258,9 @@ def write_table(
         text += f"\n{ADDED_MARK} Added beside the paper's methods (not the paper's; no reproduction item or claim reads it).\n"
     if edges:
         text += "\nChosen at an edge of the grid (the grid may be too short): " + "; ".join(edges) + ".\n"
+    if stops:
+        text += ("\nStopped at the last iteration of a run cut by its iteration or time limit, or never stopped "
+                 "by its rule within it (no value): " + "; ".join(stops) + ".\n")
     if failed:
         text += "\nGrid settings that failed, left out of the choice (see the records' status): " + "; ".join(failed) + ".\n"
     if accepted.any():
@@ -273,8 +305,9 @@ def _legend_below(grid) -> None:
     import seaborn as sns
 
     if grid.legend is not None:
-        n = len(grid.legend.get_texts())
-        sns.move_legend(grid, "upper center", bbox_to_anchor=(0.5, 0.0), ncol=min(n, 4), title=None, frameon=False)
+        texts = [t.get_text() for t in grid.legend.get_texts()]
+        ncol = min(len(texts), 4 if sum(map(len, texts)) <= 80 else 2)  # long method names: two columns
+        sns.move_legend(grid, "upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, title=None, frameon=False)
 
 
 def _labelled(frame: pd.DataFrame) -> pd.DataFrame:
