@@ -103,7 +103,7 @@ def test_reproduction_md_counts_the_attributions_against_the_compared_values(tmp
     path = _catalogue(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02})])
     text = build_reproduction(SENSITIVE, path, root=tmp_path)
     assert ("Compared values: 2; within tolerance: 1; outside: 1 (0 within noise, 0 explained by an ablation, "
-            "0 data differs, 1 unexplained). Unexplained: 1 values, 50% of the compared values") in text
+            "0 data differs, 0 not reproduced, 1 unexplained). Unexplained: 1 values, 50% of the compared values") in text
     assert "- Outside tolerance: unexplained: 1 (d1 / m1 / test_error)." in text
 
 
@@ -164,9 +164,10 @@ def test_each_paper_gets_its_own_row_of_attributions_and_its_written_verdict(tmp
     section = text.split("## Does each paper hold up?")[1].split("\n## ")[0]
     rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
             for line in section.splitlines() if line.startswith("| p")}
-    # claims, compared, within tolerance, within noise, explained, data differs, unexplained, not reproducible
-    assert rows["pa"] == ["—", "3", "2", "0", "0", "0", "1 (33%)", "—"]
-    assert rows["pb"] == ["—", "—", "—", "—", "—", "—", "—", "1"]
+    # claims, compared, within tolerance, within noise, explained, data differs, not reproduced, unexplained,
+    # not reproducible
+    assert rows["pa"] == ["—", "3", "2", "0", "0", "0", "0", "1 (33%)", "—"]
+    assert rows["pb"] == ["—", "—", "—", "—", "—", "—", "—", "—", "1"]
     assert "**pa.** Holds in part." in section and "**pb.**" not in section
     assert text.index("## Does each paper hold up?") < text.index("## pa: ")
 

@@ -383,7 +383,8 @@ def test_a_single_run_has_no_uncertainty_and_says_so(tmp_path):
 
 
 def test_a_figure_that_runs_a_tables_protocol_shares_its_reproduction(tmp_path):
-    """Figure 1 follows Table 1's protocol (catalogue key protocol); Table 1 is not reproduced, so the claim
+    """Figure 1 follows Table 1's protocol (catalogue key protocol); Table 1 is not reproduced (its one
+    listed reading run, a value unexplained), so the claim
     on Figure 1 is inconclusive in REPRODUCTION.md; a protocol that is no item with tables is an error."""
     config = {"experiments": {"exp": {"paper": "p"}}, "tables": {"tab": {"experiment": "exp", "metrics": ["test_error"]}},
               "figures": {"fig": {"experiment": "exp"}}}
@@ -392,7 +393,8 @@ def test_a_figure_that_runs_a_tables_protocol_shares_its_reproduction(tmp_path):
     _table(tmp_path, "tab", {("d1", "ours"): {"test_error": [0.5]}}, {("d1", "ours", "test_error"): 0.1})
     _summary(tmp_path, "exp", _runs("ours", [0.1, 0.12, 0.11]) + _runs("theirs", [0.2, 0.21, 0.22]))
     _write(tmp_path, [_spec(items=["Figure 1"], check=BELOW)])
-    items = [{"paper": "p", "item": "Table 1", "shows": "s", "tables": ["tab"], "compare": {"test_error": 0.02}},
+    items = [{"paper": "p", "item": "Table 1", "shows": "s", "tables": ["tab"], "compare": {"test_error": 0.02},
+              "readings": [{"reading": "the only one", "tables": ["tab"]}]},
              {"paper": "p", "item": "Figure 1", "shows": "s", "figures": ["fig"], "protocol": "Table 1"}]
     catalogue = tmp_path / "reproduction.yaml"
     catalogue.write_text(yaml.safe_dump({"papers": {"p": {"citation": "P. Author"}}, "items": items}))

@@ -19,7 +19,9 @@ One rule decides, for every entry of ``config/reproduction.yaml``:
   and the compared ``metrics`` (optionally ``methods``) it causes. A deviating cell it names that no ablation
   explains is *attributed to the data*; a difference never covers a whole item by default.
 
-Every other deviating cell is *unexplained*. The variants are read from the sensitivity tables' CSV
+Every other deviating cell is *unexplained*, or, in an item whose every reading the catalogue lists
+(``readings``) was run and none reproduces it, *not reproduced* (:func:`mkbench.harness.reproduction.assess`
+relabels them; issue 43's definition). The variants are read from the sensitivity tables' CSV
 (:func:`mkbench.harness.report.write_table`); this module never runs anything.
 """
 
@@ -33,8 +35,10 @@ import pandas as pd
 
 from .catalogue import Entry, Gap, Sensitivity
 
-#: The kinds of attribution, in the order they are tried.
-KINDS = ("within noise", "explained by an ablation", "data differs", "unexplained")
+#: The kinds of attribution, in the order they are tried. "not reproduced" is given by the item's status
+#: (:func:`mkbench.harness.reproduction.assess`): a value no attribution explains, in an item whose every listed
+#: reading was run (the catalogue's ``readings``) and none reproduces it; any other such value is "unexplained".
+KINDS = ("within noise", "explained by an ablation", "data differs", "not reproduced", "unexplained")
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,7 @@ def attribute(entry: Entry, gaps: list[Gap], root: str | os.PathLike = ".") -> l
         elif reasons:
             out.append(Attribution(gap, KINDS[2], reasons[0]))
         else:
-            out.append(Attribution(gap, KINDS[3]))
+            out.append(Attribution(gap, KINDS[-1]))
     return out
 
 

@@ -155,6 +155,16 @@ class Entry:
     #: Runs behind each of the paper's means and standard deviations, by data set ("*": any other),
     #: as its text says.
     paper_runs: tuple[tuple[str, int], ...] = ()
+    #: (reading, its tables): every reading of the paper's protocol we list for the item, with the tables
+    #: that run it (the primary's own tables for the primary reading). When every one exists and some compared
+    #: value stays outside tolerance unexplained, the item is "not reproduced" (issue 43's definition).
+    readings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def readings_run(self, root: str | os.PathLike = ".") -> bool:
+        """Whether the item lists readings and every table of every one exists under ``root``."""
+        return bool(self.readings) and all(
+            (Path(root) / "results" / "tables" / f"{table}.csv").exists() for _, tables in self.readings for table in tables
+        )
 
     def runs_of(self, dataset: str) -> int | None:
         """How many runs the paper's value on ``dataset`` comes from, if its text says."""
@@ -263,6 +273,12 @@ def _check_entry(spec: dict, papers: dict, config: dict, root: Path) -> list[str
                 problems.append(
                     f"{key} names metrics {unknown} that the entry does not compare ({', '.join(compared)})"
                 )
+    for reading in spec.get("readings", []):
+        if "tables" not in spec:
+            problems.append("readings judge the compared cells of tables; this entry has none")
+        unknown = [name for name in reading["tables"] if name not in config["tables"]]
+        if unknown:
+            problems.append(f"reading {reading['reading']!r} names unknown table(s) {unknown}")
     if "paper_grids" in spec and "tables" not in spec:
         problems.append("paper_grids qualifies the choices counted in tables; this entry has none")
     if "data_differs" in spec and "tables" not in spec:
@@ -322,6 +338,7 @@ def _entry(spec: dict) -> Entry:
             for d in spec.get("data_differs", ())
         ),
         paper_runs=tuple(_runs(spec["paper_runs"]).items()) if "paper_runs" in spec else (),
+        readings=tuple((r["reading"], tuple(r["tables"])) for r in spec.get("readings", ())),
         paper_grids=tuple(
             (g["parameter"], tuple(g["methods"]) if "methods" in g else None, g["quote"])
             for g in spec.get("paper_grids", ())

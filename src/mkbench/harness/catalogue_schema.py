@@ -92,6 +92,16 @@ SCHEMA = {
                             },
                         },
                     },
+                    "readings": {
+                        "type": "array",
+                        "minItems": 1,
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["reading", "tables"],
+                            "properties": {"reading": {"type": "string", "minLength": 1}, "tables": _STRINGS},
+                        },
+                    },
                     "paper_runs": {
                         "oneOf": [
                             {"type": "integer", "minimum": 2},

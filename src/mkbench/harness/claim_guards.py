@@ -8,8 +8,8 @@ Three rules, applied to every claim before and after its comparisons
   ``reach``) cannot be decided by a run that stopped at a time limit, or at an iteration limit
   the paper does not fix (the claim's ``iterations`` names, per method, the paper's words that fix
   the count); the claim is then inconclusive;
-* **a protocol not reproduced**: a claim carried by an item whose compared values are mostly
-  outside tolerance (:attr:`ItemState.not_reproduced`) is judged on a protocol that does not
+* **a protocol not reproduced**: a claim carried by an item that is not reproduced (every reading the
+  catalogue lists for it was run and none gives it: :attr:`ItemState.not_reproduced`) is judged on a protocol that does not
   give the paper's item, and is inconclusive, unless it is about that protocol itself
   (``about_protocol``, with the reason);
 * **a deviating baseline**: a comparison that contradicts the claim while one of its methods is

@@ -59,7 +59,7 @@ class Assessment:
 
     @property
     def not_reproduced(self) -> bool:
-        """Whether fewer than half of the compared values are within tolerance or within noise."""
+        """Whether every reading the catalogue lists for the item was run and none reproduces it."""
         return self.status.startswith("not reproduced (")
 
 
@@ -119,8 +119,10 @@ def assess(entry: Entry, root: str | os.PathLike = ".") -> Assessment:
     within = sum(gap.excess <= 1 for gap in gaps)
     noise = sum(a.kind == KINDS[0] for a in attributions)
     total = len(gaps) + len(absent)
-    if 2 * (within + noise) < len(gaps):
+    unexplained = any(a.kind == KINDS[-1] for a in attributions)
+    if unexplained and entry.readings_run(root):  # every listed reading run, none reproduces it (issue 43)
         status = "not reproduced"
+        attributions = [dataclasses.replace(a, kind=KINDS[3]) if a.kind == KINDS[-1] else a for a in attributions]
     elif within < len(gaps):
         status = "deviates"
     elif absent:

@@ -12,8 +12,10 @@ from .claims import VERDICTS
 #: What the statuses mean, in the order of the legend of REPRODUCTION.md.
 STATUSES = {
     "reproduced": "every compared value of ours is within the tolerance of the paper's",
-    "deviates": "at least one compared value is outside its tolerance, but at least half are within it or within noise",
-    "not reproduced": "fewer than half of the compared values are within tolerance or within noise",
+    "deviates": "at least one compared value is outside its tolerance, and the item is not 'not reproduced'",
+    "not reproduced": "every reading of the paper's protocol that the catalogue lists for the item (its readings, "
+    "named in its section) was run, and none reproduces it: some compared value stays outside tolerance with no "
+    "attribution below",
     "incomplete": "every value we have is within tolerance, but some of the paper's have no value of ours",
     "claims": "a figure judged by the claims it carries (verdicts in the Claims section)",
     "drawn": "the figure exists; the paper gives no numbers for it and states no claim on it: compare visually",
@@ -77,7 +79,9 @@ def methodology(entries: list[Entry], with_claims: bool) -> list[str]:
         "cell of it; the catalogue may scope an ablation to named metrics, with the reason written;",
         f"3. **{KINDS[2]}**: the catalogue names a difference of our data from the paper's and the data sets and "
         "metrics it causes;",
-        f"4. **{KINDS[3]}**: anything else. The unexplained values, as a share of all compared values, measure "
+        f"4. **{KINDS[3]}**: any other value of an item that is not reproduced (every reading the catalogue lists "
+        "for it was run, and none gives it): the item is counted as not reproduced, with its readings listed;",
+        f"5. **{KINDS[4]}**: anything else. The unexplained values, as a share of all compared values, measure "
         "what we cannot account for (target: at most 10%).",
         "",
         "A hyper-parameter chosen at an edge of one of our grids means the grid is too short; one chosen at an edge "

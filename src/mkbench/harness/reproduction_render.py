@@ -111,6 +111,10 @@ def _paper_section(paper: str, info: dict, rows: list[tuple[Entry, Assessment]])
             details.append(f"- Largest gap per metric: {a.by_metric}.")
         if a.attributions:
             details.append("- Outside tolerance: " + "; ".join(describe(list(a.attributions))) + ".")
+        if e.readings:
+            state = ", every one run and none reproduces it" if a.status.startswith("not reproduced") else ""
+            details.append(f"- Readings of the protocol ({len(e.readings)}{state}): "
+                           + "; ".join(f"{reading} ({', '.join(tables)})" for reading, tables in e.readings) + ".")
         if a.edges:
             details.append(f"- Chosen at an edge of our grid ({a.n_edge} of {a.n_choices} choices): "
                            + "; ".join(a.edges) + ".")
