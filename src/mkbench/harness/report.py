@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import textwrap
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -19,6 +18,7 @@ import pandas as pd
 
 from .._io import atomic_open, write_text
 from ..exceptions import ConfigError, DataError
+from .figure_style import facets, human_axes, method_name, note_below, runs_note, title_text
 from .render import in_percent, label, to_markdown
 from .selection import (
     describe_edges,
@@ -283,10 +283,10 @@ def _pyplot():
 
 
 def _set_title(figure, title: str) -> None:
-    """Figure title, each of its lines wrapped to the figure's width (about 10 characters an inch at 12 pt)."""
+    """Figure title, each of its lines wrapped to the figure's width (about 10 characters an inch at 12 pt), never
+    inside a phrase such as ``N' = 50`` (:func:`mkbench.harness.figure_style.title_text`)."""
     width = max(40, int(figure.get_figwidth() * 10))
-    wrapped = "\n".join(textwrap.fill(line, width) for line in title.splitlines())
-    figure.suptitle(wrapped, y=1.02, va="bottom")
+    figure.suptitle(title_text(title, width), y=1.02, va="bottom")
 
 
 #: No creation date or software version in the files: the same records draw the same bytes.
@@ -327,6 +327,7 @@ def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike,
     if metric not in records:
         raise ConfigError(f"metric {metric!r} is in no record")
     ok = in_percent(records[~records["status"].astype(str).str.startswith("failed")], metric)
+    ok = ok.assign(method=ok["method"].map(method_name))
     grid = sns.catplot(
         data=ok, x="method", y=metric, col="dataset", kind="box", sharey=False,
         height=3.2, aspect=1.1, color="0.85",
@@ -338,7 +339,10 @@ def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike,
     finally:
         np.random.set_state(state)
     grid.set_axis_labels("method", label(metric))
+    header = facets(grid, list(dict.fromkeys(ok["dataset"])))
+    human_axes(grid)
     _set_title(grid.figure, title)
+    note_below(grid.figure, None, "; ".join(filter(None, [header, "a point per run"])))
     _save(grid.figure, out_stem)
 
 
@@ -372,6 +376,8 @@ def draw_lines(
     if "status" in frame:
         frame = frame[~frame["status"].astype(str).str.startswith("failed")]
     data = in_percent(frame if x.startswith("p_") else _labelled(frame), y)
+    note = runs_note(data)
+    data = data.assign(method=data["method"].map(method_name))
     methods = list(dict.fromkeys(data["method"]))
     palette = dict(zip(methods, sns.color_palette(n_colors=len(methods)), strict=True))
     grid = sns.relplot(
@@ -380,6 +386,7 @@ def draw_lines(
     )
     if reference is not None:
         paper = in_percent(reference[reference["metric"] == y].rename(columns={"mean": y}), y)
+        paper = paper.assign(method=paper["method"].map(method_name))
         for dataset, ax in grid.axes_dict.items():
             for row in paper[(paper["dataset"] == dataset) & paper["method"].isin(methods)].itertuples():
                 ax.axhline(getattr(row, y), color=palette[row.method], linestyle="--", linewidth=1)
@@ -388,8 +395,13 @@ def draw_lines(
     if logx:
         grid.set(xscale="log")
     grid.set_axis_labels(label(x), label(y))
+    header = facets(grid, list(dict.fromkeys(data["dataset"])))
+    human_axes(grid)
     _legend_below(grid)
     _set_title(grid.figure, title)
+    if reference is not None and len(paper):
+        note += "; dashed: the paper's value"
+    note_below(grid.figure, grid.legend, "; ".join(filter(None, [header, note])))
     _save(grid.figure, out_stem)
 
 
@@ -412,14 +424,20 @@ def draw_bars(records: pd.DataFrame, prefix: str, out_stem: str | os.PathLike, *
     if not fields:
         raise ConfigError(f"no record has fields {prefix}_1, {prefix}_2, ...; is the method's count_features set?")
     ok = records[~records["status"].astype(str).str.startswith("failed")]
+    note = runs_note(ok, band=False).replace("lines", "bars")
+    note += "; whiskers: ± 1 standard deviation" if note.startswith("bars") else ""
     long = _labelled(ok).melt(id_vars=["dataset", "method"], value_vars=fields, var_name="k", value_name=prefix)
     long["k"] = long["k"].str[len(prefix) + 1 :].astype(int)
     grid = sns.catplot(
-        data=long, x="k", y=prefix, hue="method", col="dataset", col_wrap=1, kind="bar", errorbar="sd",
+        data=long.assign(method=long["method"].map(method_name)), x="k", y=prefix, hue="method", col="dataset",
+        col_wrap=1, kind="bar", errorbar="sd",
         height=3.2, aspect=max(1.3, len(fields) / 12), sharey=False,
     )
     grid.set_axis_labels(label("k"), label(prefix))
+    header = facets(grid, list(dict.fromkeys(long["dataset"])))
+    human_axes(grid)
     _legend_below(grid)
     _set_title(grid.figure, title)
+    note_below(grid.figure, grid.legend, "; ".join(filter(None, [header, note])))
     _save(grid.figure, out_stem)
     return long
