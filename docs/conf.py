@@ -38,6 +38,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.intersphinx",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",  # MathJax copied into _static: the pages render their equations with no network
     "sphinx.ext.viewcode",
     "numpydoc",
     "myst_parser",
@@ -102,7 +103,9 @@ intersphinx_timeout = 10
 # -- autodoc, autosummary, numpydoc ----------------------------------------------------------------------------
 autosummary_generate = True
 autosummary_imported_members = True
-autodoc_default_options = {"members": True, "inherited-members": False, "show-inheritance": False}
+# members inherited from the library's own mixins (predict, decision_function, predict_proba) are shown; those of
+# scikit-learn's base classes (get_params, set_output, ...) are skipped in _ext/mkbench_docs.py
+autodoc_default_options = {"members": True, "inherited-members": True}
 autodoc_typehints = "none"  # numpydoc's Parameters sections give the types
 autodoc_member_order = "groupwise"
 numpydoc_show_class_members = False
@@ -141,7 +144,7 @@ html_theme_options = {
     "navbar_align": "left",
     "show_toc_level": 2,
     "navigation_with_keys": False,
-    "secondary_sidebar_items": ["page-toc"],
+    "secondary_sidebar_items": ["page-toc"],  # the paper pages remove it (their front matter): tables need the width
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
     "header_links_before_dropdown": 8,
@@ -149,3 +152,4 @@ html_theme_options = {
 html_sidebars = {"index": [], "getting_started": []}
 html_context = {"default_mode": "light"}
 html_show_sourcelink = False
+html_favicon = "_static/favicon.svg"

@@ -127,6 +127,9 @@ def skip_member(app, what, name, obj, skip, options):
     """Leave scikit-learn's metadata-routing methods out of the estimators' pages."""
     if _SKLEARN_PLUMBING.match(name):
         return True
+    module = getattr(obj, "__module__", None) or ""
+    if what == "class" and module.split(".")[0] in ("sklearn", "builtins", "abc", "typing"):
+        return True  # inherited from scikit-learn or Python: documented there
     return None
 
 
