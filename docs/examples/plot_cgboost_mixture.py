@@ -43,17 +43,21 @@ ax_error.barh(names, errors, color="0.6")
 ax_error.set_xlabel("test error (%)")
 ax_error.invert_yaxis()
 bottom = np.zeros(len(names))
-for kernel, colour in (("linear", "C0"), ("quadratic", "C1"), ("rbf", "C2")):
+kinds = (("linear", "C0", "linear"), ("quadratic", "C1", "quadratic"), ("rbf", "C2", "RBF"),
+         ("linear+quadratic+rbf", "0.45", "composite L+Q+R"))
+for kernel, colour, shown in kinds:
     counts = np.array([models[n].n_columns_by_kernel_.get(kernel, 0) for n in names], dtype=float)
-    ax_size.barh(names, counts, left=bottom, color=colour, label=kernel)
+    ax_size.barh(names, counts, left=bottom, color=colour, label=shown)
     bottom += counts
-composite = models["L+Q+R (composite)"].n_columns_by_kernel_
+for y, total in enumerate(bottom):
+    ax_size.text(total + 0.4, y, f"{total:.0f}", va="center", fontsize="small")
 ax_size.set_xlabel("columns in the model")
 ax_size.set_yticklabels([])
+ax_size.set_xlim(0, bottom.max() * 1.15)
 ax_size.invert_yaxis()
-ax_size.legend(title="kernel of the column", frameon=False, loc="lower right")
+fig.legend(*ax_size.get_legend_handles_labels(), title="kernel of the column", frameon=False,
+           loc="outside right center")
 fig.suptitle("CG-Boost, 1-norm LP, breast cancer (70/30 split)")
-print("composite kernel's columns:", composite)
 
 # %%
 # The column-generation path
@@ -61,15 +65,18 @@ print("composite kernel's columns:", composite)
 # ``history_`` has a row per pricing step: the restricted master's objective falls as columns enter, and the
 # largest violation of the dual constraints reaches ``tol``: no column prices in, the model is optimal for
 # the full LP over all :math:`3n` columns.
-history = models["L,Q,R (mixture)"].history_
+# (A violation at or below 0 is drawn at ``tol`` / 1000, the bottom of the log scale.)
+mixture = models["L,Q,R (mixture)"]
+history = mixture.history_
 steps = [row["n_columns"] for row in history]
-fig, ax = plt.subplots(figsize=(6, 3.2), layout="constrained")
-ax.plot(steps, [row["objective"] for row in history], color="C0", label="restricted LP objective")
-ax.set_xlabel("columns generated")
-ax.set_ylabel("objective")
-ax2 = ax.twinx()
-ax2.semilogy(steps, [max(row["max_violation"], 1e-12) for row in history], color="C3", label="largest violation")
-ax2.set_ylabel("largest violation (log)")
-fig.legend(loc="upper right", bbox_to_anchor=(0.85, 0.95), frameon=False)
-ax.set_title("L,Q,R mixture: objective and optimality certificate")
+fig, (ax, ax2) = plt.subplots(2, 1, figsize=(6, 4.6), sharex=True, layout="constrained")
+ax.plot(steps, [row["objective"] for row in history], color="C0")
+ax.set_ylabel("restricted LP\nobjective")
+ax2.semilogy(steps, [max(row["max_violation"], mixture.tol / 1e3) for row in history], color="C3", marker=".")
+ax2.axhline(mixture.tol, color="k", linestyle=":", linewidth=1)
+ax2.annotate("tol", (steps[0], mixture.tol), textcoords="offset points", xytext=(2, 3), fontsize="small")
+ax2.set_ylabel("largest violation")
+ax2.set_xlabel("columns generated")
+ax2.xaxis.get_major_locator().set_params(integer=True)
+fig.suptitle(f"L,Q,R mixture: columns enter until none prices in (status_ = {mixture.status_!r})")
 plt.show()
