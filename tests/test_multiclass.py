@@ -12,6 +12,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from mkbench import SILPClassifier, SimpleMKLClassifier
 
 from ._paper import paper_cgboost
+from ._weight_checks import SPLIT, weight_checks
 
 ESTIMATORS = {
     "cgboost-l1": paper_cgboost(["linear", "rbf"], penalty="l1", C=1.0),
@@ -70,7 +71,8 @@ def _platt_is_not_the_sign(estimator):
     return {
         "check_classifiers_train": "as SVC(probability=True), whose documentation says so: Platt's sigmoid is "
         "fitted on cross-validated decision values, so its p = 0.5 need not fall at f = 0 and argmax(predict_proba) "
-        "may differ from predict near the boundary"
+        "may differ from predict near the boundary",
+        **weight_checks(SPLIT),  # Platt's folds; the estimators that take no sample_weight skip these checks
     }
 
 

@@ -17,6 +17,15 @@ then the training kernels (:func:`mkbench.kernels.grid.resolve_kernels`, by defa
 every later step reads that stack in place, and one-vs-rest fits every class on the
 same stack. :class:`MKLClassifierBase` is the fit and predict of both estimators;
 they supply the optimiser of beta.
+
+Sample weights (``fit(X, y, sample_weight=w)``, scikit-learn's convention: integer
+weights fit the rows repeated) weigh each point's hinge loss, a per-sample box
+0 <= alpha_i <= C w_i (:class:`_PerSampleC`); the input scaling is fitted on the weighted
+points, each training kernel is scaled to unit *weighted* trace sum_i w_i K_ii, and
+``C="auto"`` is sum_i w_i: each is then what it is on the repeated rows. Rows of weight 0
+are dropped first (``support_`` indexes the rows of ``fit``'s X all the same). What a
+kernel fixes on the data (an RBF width left None, the "auto" grid's per-variable rule) is
+fixed on the distinct points.
 """
 
 from __future__ import annotations
@@ -27,7 +36,9 @@ from time import perf_counter
 from typing import Any
 
 import numpy as np
+from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, clone
+from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from ..kernels.grid import resolve_kernels, scale_to_unit_trace, unit_trace_stack
@@ -36,9 +47,13 @@ from ..masters.combined_svm import CombinedSVM, SVMSolution
 from ._binary import binary_targets
 from ._convergence import warn_unless_optimal
 from ._multiclass import MarginClassifierMixin
-from ._scaling import SCALINGS, input_scaling
+from ._mkl_docs import COMMON_ATTRIBUTES, COMMON_PARAMETERS
+from ._scaling import SCALINGS
+from ._weights import present_rows, weighted_input_scaling
 
 __all__ = [
+    "COMMON_ATTRIBUTES",
+    "COMMON_PARAMETERS",
     "ZERO_WEIGHT",
     "MKLClassifierBase",
     "MKLResult",
@@ -101,6 +116,31 @@ def history_row(
     }
 
 
+class _PerSampleC(CombinedSVM):
+    """:class:`~mkbench.masters.combined_svm.CombinedSVM` with the box 0 <= alpha_i <= C w_i (weighted fits).
+
+    libsvm's per-sample C, by ``SVC.fit(K, y, sample_weight=w)`` (whose dual coefficients
+    and intercept are those of :func:`mkbench.masters.libsvm_call.solve_precomputed`):
+    J(beta) and its gradient keep their form, only the box changes. Every w_i > 0 (the
+    estimators drop the rows of weight 0 before).
+    """
+
+    def __init__(self, stack: np.ndarray, y: np.ndarray, C: float, tol: float, weights: np.ndarray) -> None:
+        super().__init__(stack, y, C, tol)
+        self.weights = weights
+
+    def solve(self, beta: np.ndarray, kernel: np.ndarray | None = None) -> SVMSolution:
+        K = self.kernel(beta) if kernel is None else kernel
+        svc = SVC(kernel="precomputed", C=self.C, tol=self.tol).fit(K, self.y, sample_weight=self.weights)
+        self.n_solves += 1
+        alpha_y = np.zeros(self.y.size)
+        alpha_y[svc.support_] = svc.dual_coef_[0]
+        support = np.flatnonzero(alpha_y)
+        dual = alpha_y[support]
+        J = np.abs(dual).sum() - 0.5 * dual @ K[np.ix_(support, support)] @ dual
+        return SVMSolution(beta, alpha_y, support, float(svc.intercept_[0]), float(J), K)
+
+
 def check_positive(name: str, value: float) -> None:
     """Raise ValueError naming ``name`` unless ``value`` is a finite number > 0."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not (
@@ -135,7 +175,7 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
     def _optimise(self, svm: CombinedSVM, start: float) -> MKLResult:
         """Minimise J(beta) on the simplex; ``start`` is the perf_counter() time of the fit's start."""
 
-    def fit(self, X: np.ndarray, y: np.ndarray):
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None):
         """Learn the kernel weights beta and the SVM; the second of ``classes_`` is the positive class.
 
         Parameters
@@ -143,6 +183,9 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Class labels; more than two classes are fitted one-vs-rest.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Per-sample weights w_i >= 0: the SVMs' box is 0 <= alpha_i <= C w_i (libsvm's
+            per-sample C, as ``SVC.fit(..., sample_weight)``); see the class's notes.
 
         Returns
         -------
@@ -154,18 +197,29 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
             y = column_or_1d(y, warn=True)
         else:
             X, y = validate_data(self, X, y, dtype=np.float64)
-        if self._fit_one_vs_rest(X, y):
+        weights, self._rows = present_rows(sample_weight, y)
+        self._n_fit = len(y)
+        if self._rows is not None:
+            y = y[self._rows]
+            X = X if self._precomputed else X[self._rows]
+        if self._fit_one_vs_rest(X, y, weights):
             return self
         self.classes_, signed = binary_targets(y)
-        self._fit_binary(X, signed, self._training_stack(X, len(y)), start)
-        self._calibrate(X, y)
+        self._fit_binary(X, signed, self._training_stack(X, weights), start, weights, self._rows)
+        self._calibrate(X, y, weights)
         return self
 
-    def _fit_per_class(self, binary: MKLClassifierBase, X, y: np.ndarray) -> list[MKLClassifierBase]:
-        """One-vs-rest on one stack: the training kernels are computed once, and each class's fit reads them."""
-        stack = self._training_stack(X, len(y))
-        models = []
-        for c in self.classes_:
+    def _fit_per_class(
+        self, binary: MKLClassifierBase, X, y: np.ndarray, sample_weight: np.ndarray | None = None
+    ) -> list[MKLClassifierBase]:
+        """One-vs-rest on one stack: the training kernels are computed once, and each class's fit reads them.
+
+        The classes' fits run ``n_jobs`` at a time in threads, which share the stack
+        (libsvm and numpy release the GIL).
+        """
+        stack = self._training_stack(X, sample_weight)
+
+        def fit_class(c) -> MKLClassifierBase:
             start = perf_counter()
             model = clone(binary)
             model.n_features_in_, model.kernels_, model.kernel_scales_ = (
@@ -173,18 +227,29 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
             )
             model.input_mean_, model.input_scale_ = self.input_mean_, self.input_scale_
             model.classes_, signed = binary_targets((y == c).astype(int))
-            model._fit_binary(X, signed, stack, start)
-            models.append(model)
-        return models
+            model._fit_binary(X, signed, stack, start, sample_weight, self._rows)
+            return model
 
-    def _fit_binary(self, X, signed: np.ndarray, stack: np.ndarray, start: float) -> None:
-        """Learn beta and the SVM from the unit-trace training kernels ``stack`` and labels ``signed`` in {-1, +1}."""
-        self.C_ = float(len(signed)) if isinstance(self.C, str) else float(self.C)  # "auto": C = n
-        svm = CombinedSVM(stack, signed, self.C_, float(self.svm_tol))
+        return Parallel(n_jobs=self.n_jobs, prefer="threads")(delayed(fit_class)(c) for c in self.classes_)
+
+    def _fit_binary(
+        self, X, signed: np.ndarray, stack: np.ndarray, start: float, weights: np.ndarray | None, rows: np.ndarray | None
+    ) -> None:
+        """Learn beta and the SVM from the unit-trace training kernels ``stack`` and labels ``signed`` in {-1, +1}.
+
+        ``weights``: the per-sample weights (None: all 1); ``rows``: the training rows they
+        are of (None: every row), to which ``support_`` refers.
+        """
+        n = len(signed) if weights is None else float(weights.sum())
+        self.C_ = float(n) if isinstance(self.C, str) else float(self.C)  # "auto": C = n (the weights' sum)
+        if weights is None:
+            svm = CombinedSVM(stack, signed, self.C_, float(self.svm_tol))
+        else:
+            svm = _PerSampleC(stack, signed, self.C_, float(self.svm_tol), weights)
         result = self._optimise(svm, start)
         solution = result.solution
         self.weights_ = solution.beta
-        self.support_ = solution.support
+        self.support_ = solution.support if rows is None else rows[solution.support]
         self.support_vectors_ = np.empty((solution.support.size, 0)) if self._precomputed else X[solution.support]
         self.dual_coef_ = solution.alpha_y[solution.support]
         self.intercept_ = solution.intercept
@@ -228,19 +293,28 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
             f += (self.weights_[k] * self.kernel_scales_[k]) * (K @ self.dual_coef_)
         return f
 
-    def _training_stack(self, X, n_samples: int) -> np.ndarray:
-        """The unit-trace training kernels (M, n, n); sets the input scaling, ``kernels_`` and ``kernel_scales_``."""
+    def _training_stack(self, X, weights: np.ndarray | None) -> np.ndarray:
+        """The unit-trace training kernels (M, n, n); sets the input scaling, ``kernels_`` and ``kernel_scales_``.
+
+        With ``weights``, the traces are weighted, sum_i w_i K_ii (the trace over the repeated rows).
+        """
         if self._precomputed:
-            stack = training_grams(X, n_samples)  # a copy of the user's kernels, scaled in place below
+            stack = training_grams(X, self._n_fit)  # a copy of the user's kernels, scaled in place below
+            self.n_features_in_ = stack.shape[1]
+            if self._rows is not None:
+                stack = np.ascontiguousarray(stack[np.ix_(range(len(stack)), self._rows, self._rows)])
             self.kernels_ = tuple(f"precomputed[{k}]" for k in range(len(stack)))
             self.kernel_scales_ = scale_to_unit_trace(stack, self.kernels_)
-            self.n_features_in_ = stack.shape[1]
             self.input_mean_ = self.input_scale_ = None
-            return stack
-        self.input_mean_, self.input_scale_ = input_scaling(X, self.scaling)
-        X = self._scaled(X)
-        self.kernels_ = tuple(resolve_kernels(self.kernels, X))
-        stack, self.kernel_scales_ = unit_trace_stack(self.kernels_, X)
+        else:
+            self.input_mean_, self.input_scale_ = weighted_input_scaling(X, self.scaling, weights)
+            X = self._scaled(X)
+            self.kernels_ = tuple(resolve_kernels(self.kernels, X))
+            stack, self.kernel_scales_ = unit_trace_stack(self.kernels_, X)
+        if weights is not None:
+            traces = np.einsum("kii,i->k", stack, weights)
+            stack /= traces[:, None, None]
+            self.kernel_scales_ = self.kernel_scales_ / traces
         return stack
 
     def _scaled(self, X: np.ndarray) -> np.ndarray:
@@ -251,109 +325,3 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
     def _precomputed(self) -> bool:
         return isinstance(self.kernels, str) and self.kernels == PRECOMPUTED
 
-
-
-COMMON_PARAMETERS = """
-    kernels : "auto", "simplemkl", mapping, or sequence of kernel specs, default="auto"
-        The kernels K_1..K_M. ``"auto"`` (:func:`mkbench.kernels.grid.auto_grid`) is the
-        SimpleMKL grid's 13 kernels on all variables (Gaussians exp(-||x - z||^2 / (2 w^2))
-        of widths w = 0.5..20, polynomials (x'z + 1)^q of degrees 1-3), and the same on each
-        variable too only while the whole grid has at most 2^23 training-kernel values
-        (:data:`mkbench.kernels.grid.AUTO_GRID_VALUES`, (13(d + 1)) n^2: wine yes; breast
-        cancer, digits, any n > 568 no). ``"simplemkl"`` is the grid of the paper's
-        experiments (:func:`mkbench.kernels.grid.kernel_grid`: those kernels on all variables
-        and on each variable, 13(d + 1) kernels); a mapping ``{"grid": "simplemkl", "widths":
-        [...], "degrees": [...], "variables": [[0, 1], [2], ...], "each_variable": bool}``
-        changes its options (``variables`` groups columns, e.g. the one-hot columns of a
-        categorical variable); ``"precomputed"``: ``fit(KL, y)`` and ``predict(KL_test)`` take
-        the Gram matrices themselves, MKLpy's way: a list of M training kernels (n, n) (or an
-        (M, n, n) array) and M test kernels (n_test, n) (:mod:`mkbench.kernels.precomputed`);
-        otherwise a kernel library as for :func:`mkbench.kernels.make_library`
-        ("L,Q,R", a list of names, mappings, Kernel objects or callables k(X, Z)).
-        Every kernel is scaled to unit trace on the training inputs. Why not the paper's grid
-        by default (issue 42): it has 403 kernels on breast cancer (d = 30), 663 on
-        ``make_classification(2000, 50)`` and 806 on digits (61 non-constant pixels), 10 GB of
-        training kernels at n = 1257-1400; fits at the former defaults took more than 35 s
-        there (2 cores), and with the inputs scaled and C = n SimpleMKL reached 500 iterations
-        without the gap on breast cancer (35 s of CPU), while the 13 kernels fitted in 0.2-0.3 s
-        at accuracies within 1.2 points (see :data:`~mkbench.kernels.grid.AUTO_GRID_VALUES`).
-    C : float or "auto", default="auto"
-        SVM box constraint 0 <= alpha_i <= C; ``"auto"`` is the number n of training points
-        (``C_``). The kernels have unit trace (mean diagonal 1/n), and the SVM with C on them
-        is the SVM with C / n on the same kernels of mean diagonal 1 (alpha scaled by n), so
-        C = n is the C = 1 of scikit-learn's ``SVC()`` on an RBF kernel, at any n. The
-        paper's C = 100 (the workflow pins it; C / n = 0.22-0.69 on its Sonar, Ionosphere and
-        Credit training sets of n = 145-457) is C / n = 0.08 on digits, which underfits:
-        measured (issue 42; inputs range-scaled, the 13 kernels, 70/30 split, draw 0), test
-        accuracy of SILP / SimpleMKL on digits 0.965 / 0.969 with C = 100 and 0.994 / 0.994 with
-        C = 1000 (SVC() 0.987); on ``make_classification(2000, 50)`` 0.972 / 0.972 with C = 100,
-        0.983 / 0.982 with C = 1000 and 0.985 / 0.983 with C = n (SVC() 0.980). On breast cancer
-        (draws 0-2) C = n gave 0.947 / 0.971 / 0.959 with both methods, C = 1000 0.947 / 0.971 /
-        0.965-0.971, in fewer iterations (SILP 10 against 12-14, SimpleMKL 1-4 against 4-10); on
-        wine both 1.0. C = n rather than a fixed 1000 keeps C / n, the regularisation, at
-        SVC()'s at every n.
-    scaling : {"range", "standard", "center"} or None, default="range"
-        The inputs' scaling, fitted on the training inputs and applied to every X the kernels
-        see (:func:`mkbench.estimators._scaling.input_scaling`): "range" divides each centred
-        feature by its range, then all by the one factor that gives them mean variance 1;
-        "standard" standardises each feature; None takes the inputs as given (the paper
-        standardised its data sets beforehand; the workflow pins None). Not used with
-        ``kernels="precomputed"``. The kernels of raw features depend on their units:
-        measured (issue 42; 70/30 splits, draws 0-2), at the former defaults (the paper's grid,
-        C = 100) both methods reached 0.90 on raw breast cancer (SVC() 0.90-0.92); at the new
-        ones, SILP / SimpleMKL reached 0.947-0.971 with "range" and 0.953-0.971 with "standard"
-        there, and 0.987-0.994 with "range" against 0.981-0.987 with "standard" on digits (SVC()
-        0.983-0.987), whose border pixels, rarely non-zero, standardisation blows up.
-    tol : float, default=0.01
-        Stop when the relative gap is at most ``tol``.
-    max_iter : int, default=500
-        Most weight updates (SimpleMKL's ``nbitermax``).
-    svm_tol : float, default=1e-5
-        libsvm's stopping tolerance for each SVM (scikit-learn's 1e-3 makes the
-        gradients and line-search values too noisy near the optimum).
-    probability : bool, default=False
-        Fit Platt's sigmoid on 5-fold cross-validated decision values, as SVC does,
-        so that ``predict_proba`` exists (5 more fits; not with precomputed kernels).
-
-    More than two classes are fitted one-vs-rest (one model per class, ``estimators_``), all
-    from one stack of training kernels, computed once (digits, 10 classes, 13 kernels: 0.15 s of
-    CPU once, where each class computed its own, 0.5-0.7 s each, before issue 42)."""
-
-COMMON_ATTRIBUTES = """
-    Attributes
-    ----------
-    weights_ : ndarray of shape (n_kernels,)
-        Kernel weights beta on the simplex; exactly 0 for unused kernels.
-    dual_coef_ : ndarray of shape (n_support,)
-        y_i alpha_i of the support vectors.
-    support_ : ndarray of shape (n_support,)
-        Indices of the support vectors in the training data.
-    support_vectors_ : ndarray of shape (n_support, n_features)
-        (n_support, 0) with precomputed kernels: ``support_`` indexes the training kernels' columns.
-    intercept_ : float
-        Offset b.
-    C_ : float
-        The box constraint used: ``C``, or n for ``C="auto"``.
-    input_mean_, input_scale_ : ndarray of shape (n_features,) or None
-        The input scaling (X - input_mean_) / input_scale_ the kernels see; None without one.
-    objective_ : float
-        J(weights_), the SVM dual objective with the combined kernel.
-    n_iter_ : int
-        Weight updates made.
-    n_svm_fits_ : int
-        SVMs solved in all.
-    n_support_ : int
-        Number of support vectors.
-    n_kernels_selected_ : int
-        Kernels with beta_k > 0 (the "# Kernel" column of the paper's table).
-    status_ : str
-        "optimal" (gap <= tol), "max_iter", or "stalled" (no decrease found).
-    history_ : list of dict
-        Per iteration: objective J(beta), gap, n_kernels (beta_k > 0), n_svm
-        (SVMs so far), seconds since the start of ``fit``.
-    kernels_ : tuple of Kernel
-        The kernels, data-dependent defaults resolved (names "precomputed[k]" for precomputed ones).
-    kernel_scales_ : ndarray of shape (n_kernels,)
-        1 / trace of each training kernel.
-    classes_ : ndarray of shape (2,)
-"""

@@ -4,6 +4,11 @@
 kernel Delta - ||x - x'||_1 or perceptron kernel Delta' - ||x - x'||_2
 (:mod:`mkbench.kernels.ensemble`), the kernels of the infinite ensembles of
 stumps and perceptrons that CGEns selects from (§II).
+
+``fit`` takes ``sample_weight`` (SVC's per-sample C); ``probability=True`` gives
+``predict_proba`` by Platt scaling (:class:`mkbench.estimators._multiclass.PlattMixin`,
+the shared rule; scikit-learn 1.9 deprecates SVC's own ``probability=True`` for it). Not sparse X: the kernels' L1 / L2 distances are computed
+dense (a sparse matrix raises scikit-learn's TypeError).
 """
 
 from __future__ import annotations
@@ -15,13 +20,15 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels.ensemble import perceptron_kernel, perceptron_kernel_delta, stump_kernel, stump_kernel_delta
+from ._multiclass import PlattMixin
+from ._weights import present_rows
 
 __all__ = ["InfiniteEnsembleSVC"]
 
 _KERNELS = {"stump": (stump_kernel, stump_kernel_delta), "perceptron": (perceptron_kernel, perceptron_kernel_delta)}
 
 
-class InfiniteEnsembleSVC(ClassifierMixin, BaseEstimator):
+class InfiniteEnsembleSVC(PlattMixin, ClassifierMixin, BaseEstimator):
     """SVM with the stump or perceptron kernel: the infinite ensemble of Lin & Li (2008) (CGEns Tables I, II).
 
     Parameters
@@ -35,6 +42,9 @@ class InfiniteEnsembleSVC(ClassifierMixin, BaseEstimator):
         SVM regularisation, > 0.
     tol : float, default=1e-3
         libsvm's stopping tolerance.
+    probability : bool, default=False
+        Fit Platt's sigmoid on 5-fold cross-validated decision values, as SVC does, so
+        that ``predict_proba`` exists (5 more fits).
 
     Attributes
     ----------
@@ -45,20 +55,26 @@ class InfiniteEnsembleSVC(ClassifierMixin, BaseEstimator):
     classes_ : ndarray
     n_support_ : int
         Support vectors.
+    calibrated_ : CalibratedClassifierCV or None
+        Platt's sigmoid with ``probability=True``.
     """
 
-    def __init__(self, kernel: str = "stump", *, C: float = 1.0, tol: float = 1e-3) -> None:
+    def __init__(self, kernel: str = "stump", *, C: float = 1.0, tol: float = 1e-3, probability: bool = False) -> None:
         self.kernel = kernel
         self.C = C
         self.tol = tol
+        self.probability = probability
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> InfiniteEnsembleSVC:
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> InfiniteEnsembleSVC:
         """Fit the SVM on the precomputed kernel matrix of X.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights >= 0 of the points' hinge losses (C w_i); rows of weight 0 are dropped
+            (Delta is fixed on the others).
 
         Returns
         -------
@@ -70,13 +86,18 @@ class InfiniteEnsembleSVC(ClassifierMixin, BaseEstimator):
                 "training inputs)"
             )
             raise ValueError(f"kernel={self.kernel!r} is not one of {', '.join(map(repr, _KERNELS))}{given}")
+        self._check_probability()
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
+        weights, rows = present_rows(sample_weight, X)
+        if rows is not None:
+            X, y = X[rows], y[rows]
         kernel, delta = _KERNELS[self.kernel]
         self.delta_ = delta(X)
         self.X_fit_ = X
-        self.svc_ = SVC(kernel="precomputed", C=self.C, tol=self.tol).fit(kernel(X, X, delta=self.delta_), y)
+        self.svc_ = SVC(kernel="precomputed", C=self.C, tol=self.tol).fit(kernel(X, X, delta=self.delta_), y, weights)
         self.classes_ = self.svc_.classes_
+        self._calibrate(X, y, weights)
         return self
 
     @property

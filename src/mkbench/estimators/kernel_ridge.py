@@ -19,6 +19,11 @@ offset: :class:`SelectedKernelRidge`. Both are "kernel ridge regression" in
 the literature; on the spectrum of K, eq. (8) shrinks the component of
 eigenvalue lambda by lambda^2 / (lambda^2 + C) where ``KernelRidge`` shrinks
 it by lambda / (lambda + alpha), so C plays the part of alpha^2.
+:class:`SelectedKernelRidge` lives in :mod:`mkbench.estimators.selected_kernel_ridge`.
+
+All three take ``sample_weight`` (weighted residuals; for eq. 8 the penalty of the
+repeated rows too, see :class:`KernelColumnRidge`) and a scipy sparse X with
+``scaling=None`` (see :mod:`mkbench.estimators.selected_svm`).
 """
 
 from __future__ import annotations
@@ -30,129 +35,25 @@ from typing import Any
 import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
-from sklearn.compose import TransformedTargetRegressor
-from sklearn.kernel_ridge import KernelRidge
+from sklearn.metrics import mean_squared_error
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from ..exceptions import SolverError
 from ..metrics import mse
+from ._rbf_inputs import _scale_gamma, _ScaledInputs
 from ._scaling import SCALINGS
-from .validation_search import (
-    MIN_IMPROVEMENT,
-    MIN_STEP,
-    Params,
-    _scale_gamma,
-    _SelectedRBFModel,
-    _standardised_target,
-)
-from ._scaling import input_scaling, target_scaling
+from ._weights import present_rows, weighted_target_scaling
+from .pattern_search import Params
+from .selected_kernel_ridge import SelectedKernelRidge
+from .validation_search import MIN_IMPROVEMENT, MIN_STEP, _SelectedRBFModel
 
 __all__ = ["KernelColumnRidge", "SelectedKernelColumnRidge", "SelectedKernelRidge"]
 
 
-class SelectedKernelRidge(RegressorMixin, _SelectedRBFModel):
-    """RBF kernel ridge regression with alpha, gamma chosen on a validation set.
-
-    scikit-learn's kernel ridge regression, penalising alpha'K alpha: a
-    comparison row beside the KRR baseline of MARK (Momma & Bennett, KDD 2002)
-    Tables 1-3, which is :class:`SelectedKernelColumnRidge` (eq. 8, penalising
-    alpha'alpha + b^2). y is standardised inside, which centres it
-    (scikit-learn's KRR has no offset) and makes ``alpha`` scale-free;
-    ``gamma`` multiplies squared distances in the scaled inputs (``scaling``).
-    The search starts at alpha = 1, gamma = 1 / (M var(X)).
-
-    Parameters
-    ----------
-    search : {"pattern", "grid"}, default="pattern"
-        Compass search in log2 space (the paper's Pattern Search) or an
-        exhaustive search of ``param_grid``.
-    validation_fraction : float in (0, 1), default=0.2
-        Fraction of the training set held out to score the candidates (MARK
-        §5.2 holds out 20%).
-    max_evals : int >= 1, default=50
-        Largest number of candidates the pattern search fits; the grid search
-        fits every grid point.
-    min_improvement : float in [0, 1), default=0.01
-        Sufficient decrease of the pattern search: it moves only to a point
-        whose validation loss is below (1 - ``min_improvement``) times the
-        current one; 0 moves on any decrease (the paper's rule).
-    min_step : float in (0, 2], default=1.0
-        The pattern search stops once its step, in log2 units, falls below
-        ``min_step``: 1 is a factor 2, the paper's 0.25 a factor 2^(1/4).
-    param_grid : dict or list of dicts, default=None
-        With ``search="grid"``, candidate values of ``alpha``, ``gamma``, as
-        for :class:`sklearn.model_selection.ParameterGrid`; parameters left out
-        keep their start value. ``None`` takes the start times 4^k, k = -2..2,
-        on each axis. Must be ``None`` with ``search="pattern"``.
-    scaling : {"range", "standard", "center"} or None, default="range"
-        How the inputs are put on one scale before the kernel sees them,
-        fitted on the training set (``input_mean_``, ``input_scale_``; see
-        :func:`mkbench.estimators._scaling.input_scaling`): by ranges, then to
-        unit mean variance; standardised; centred; or as given (None, the
-        paper's protocol, whose inputs the workflow standardises).
-    random_state : int, RandomState instance or None, default=None
-        Seeds the validation split.
-    n_jobs : int, default=None
-        Number of candidates fitted in parallel (joblib); ``None`` means 1.
-    refit : bool, default=True
-        Refit the selected parameters on the whole training set; ``False``
-        keeps the model fitted on the training set without its validation part.
-
-    Attributes
-    ----------
-    best_params_ : dict of str to float
-        The selected ``alpha``, ``gamma``.
-    best_score_ : float
-        Their validation mean squared error, on y's scale (lower is better).
-    best_estimator_ : TransformedTargetRegressor
-        ``KernelRidge(kernel="rbf", **best_params_)`` on standardised y,
-        fitted on the scaled inputs of the whole training set (``refit=True``)
-        or without its validation part.
-    search_history_ : list of (dict, float)
-        Every candidate and its validation MSE, in evaluation order; the pattern
-        search's start comes first.
-    search_bounds_ : dict of str to (float, float)
-        The range each parameter was searched in: the pattern search's lattice
-        (a factor 2^20 either side of its start) or the grid's extremes.
-    validation_indices_ : ndarray of int
-        Rows of the training set held out for validation, sorted.
-    n_support_ : int
-        Number of points ``best_estimator_`` was fitted on: KRR is not sparse,
-        and MARK §5.2 counts every one as a support vector.
-    storage_ : int
-        Numbers stored by the model, ``n_support_ * n_features_in_ + 2``
-        (MARK §5.2, :func:`mkbench.metrics.svm_storage`).
-    input_mean_, input_scale_ : ndarray of shape (n_features,) or None
-        The fitted scaling: the kernel sees (X - ``input_mean_``) /
-        ``input_scale_``; None with ``scaling=None``.
-    n_features_in_ : int
-        Number of input features.
-
-    References
-    ----------
-    M. Momma and K. P. Bennett. Sparse kernel regression with heterogeneous
-    kernel families. KDD 2002, §5.2.
-
-    M. Momma and K. P. Bennett. A pattern search method for model selection of
-    support vector regression. SDM 2002.
-    """
-
-    _loss = staticmethod(mse)
-
-    def _start_params(self, X: np.ndarray) -> Params:
-        return {"alpha": 1.0, "gamma": _scale_gamma(X)}
-
-    def _make_model(self, params: Params) -> TransformedTargetRegressor:
-        return _standardised_target(KernelRidge(kernel="rbf", **params))
-
-    def _n_support(self) -> int:
-        return int(self.best_estimator_.regressor_.dual_coef_.shape[0])
-
-
-class KernelColumnRidge(RegressorMixin, BaseEstimator):
+class KernelColumnRidge(_ScaledInputs, RegressorMixin, BaseEstimator):
     """Kernel ridge regression of MARK eq. (8)-(10): ridge on the RBF kernel columns with an offset.
 
     Minimises, over alpha in R^N and b (Momma & Bennett, KDD 2002, eq. 8),
@@ -176,6 +77,17 @@ class KernelColumnRidge(RegressorMixin, BaseEstimator):
     not invariant to a shift of y. The paper's protocol fits y as given
     (``scale_target=False``) on inputs the workflow standardised
     (``scaling=None``).
+
+    With ``sample_weight`` w (scikit-learn's convention: integer weights fit the rows
+    repeated), eq. (8) is the one of the repeated rows: the residuals are weighted,
+    1/2 sum_i w_i (y_i - f(x_i))^2, and, since a point repeated w_j times brings w_j
+    identical kernel columns whose weights share alpha_j at least cost, the penalty is
+    C/2 (sum_j alpha_j^2 / w_j + b^2): the normal equations are
+
+        [G'WG + C diag(1/w, 1)] [alpha; b] = G'W y.
+
+    The scalings (inputs, target, gamma="scale") are those of the repeated rows too.
+    X may be a scipy sparse matrix with ``scaling=None`` (the other scalings centre it).
 
     Parameters
     ----------
@@ -252,34 +164,43 @@ class KernelColumnRidge(RegressorMixin, BaseEstimator):
         self.scale_target = scale_target
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: Any, y: Any) -> KernelColumnRidge:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> KernelColumnRidge:
         """Solve eq. (9) for alpha and b.
 
         One BLAS thread (see :mod:`mkbench.estimators.validation_search`).
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training inputs.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training inputs (sparse only with ``scaling=None``).
         y : array-like of shape (n_samples,)
             Training targets.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights >= 0 of the residuals (see the class); rows of weight 0 are dropped.
 
         Returns
         -------
         self
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
+        X, y = self._check_inputs(X, y, reset=True)
         y = y.astype(np.float64)  # "could not convert string to float" for string targets
-        self.input_mean_, self.input_scale_ = input_scaling(X, self.scaling)
-        X = self._scaled(X)
-        self.y_mean_, self.y_scale_ = target_scaling(y) if self.scale_target else (0.0, 1.0)
+        weights, rows = present_rows(sample_weight, X)
+        if rows is not None:
+            X, y = X[rows], y[rows]
+        X = self._fit_scaling(X, weights)
+        self.y_mean_, self.y_scale_ = weighted_target_scaling(y, weights) if self.scale_target else (0.0, 1.0)
         target = (y - self.y_mean_) / self.y_scale_
-        self.gamma_ = _scale_gamma(X) if self.gamma == "scale" else float(self.gamma)
+        self.gamma_ = _scale_gamma(X, weights) if self.gamma == "scale" else float(self.gamma)
         with threadpool_limits(limits=1, user_api="blas"):
             G = np.column_stack([rbf_kernel(X, gamma=self.gamma_), np.ones(X.shape[0])])
-            normal = G.T @ G
-            normal.flat[:: normal.shape[0] + 1] += self.C  # G'G + C I
+            if weights is None:
+                normal, rhs = G.T @ G, G.T @ target
+                normal.flat[:: normal.shape[0] + 1] += self.C  # G'G + C I
+            else:
+                weighted = G * weights[:, None]  # W G
+                normal, rhs = G.T @ weighted, weighted.T @ target
+                normal.flat[:: normal.shape[0] + 1] += self.C * np.append(1.0 / weights, 1.0)  # G'WG + C diag(1/w, 1)
             try:
                 factor = cho_factor(normal, check_finite=False)
             except LinAlgError:
@@ -287,22 +208,18 @@ class KernelColumnRidge(RegressorMixin, BaseEstimator):
                     f"G'G + C I of eq. 9 is not numerically positive definite for C={self.C!r}, "
                     f"gamma={self.gamma_!r} and {X.shape[0]} points; use a larger C"
                 ) from None
-            theta = cho_solve(factor, G.T @ target, check_finite=False)
+            theta = cho_solve(factor, rhs, check_finite=False)
         # f(x) = y_scale (K(x, X) alpha + b) + y_mean: the model in the units of y
         self.dual_coef_, self.intercept_ = self.y_scale_ * theta[:-1], float(self.y_scale_ * theta[-1] + self.y_mean_)
         self.X_fit_ = X
         return self
-
-    def _scaled(self, X: np.ndarray) -> np.ndarray:
-        """X as the kernel sees it: (X - ``input_mean_``) / ``input_scale_``, or X itself (``scaling=None``)."""
-        return X if self.input_mean_ is None else (X - self.input_mean_) / self.input_scale_
 
     def predict(self, X: Any) -> np.ndarray:
         """Evaluate eq. (10), f(x) = sum_i alpha_i exp(-gamma ||x - x_i||^2) + b.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
             Inputs.
 
         Returns
@@ -311,7 +228,7 @@ class KernelColumnRidge(RegressorMixin, BaseEstimator):
             Predicted targets.
         """
         check_is_fitted(self)
-        X = self._scaled(validate_data(self, X, reset=False, dtype=np.float64))
+        X = self._scaled(self._check_inputs(X, reset=False))
         return rbf_kernel(X, self.X_fit_, gamma=self.gamma_) @ self.dual_coef_ + self.intercept_
 
 
@@ -411,9 +328,10 @@ class SelectedKernelColumnRidge(RegressorMixin, _SelectedRBFModel):
     """
 
     _loss = staticmethod(mse)
+    _weighted_loss = staticmethod(mean_squared_error)
 
-    def _start_params(self, X: np.ndarray) -> Params:
-        return {"C": 1.0, "gamma": _scale_gamma(X)}
+    def _start_params(self, X: np.ndarray, weights: np.ndarray | None = None) -> Params:
+        return {"C": 1.0, "gamma": _scale_gamma(X, weights)}
 
     _parameter_constraints: dict = {**_SelectedRBFModel._parameter_constraints, "scale_target": ["boolean"]}
 

@@ -18,6 +18,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ..learners import make_family
 from ._binary import binary_targets
+from ._weights import present_rows
 
 __all__ = ["LearnerAdaBoostClassifier", "WeakLearnerClassifier"]
 
@@ -115,6 +116,14 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
     :class:`WeakLearnerClassifier` on the current weights; with perceptrons, each
     round draws its ``n_candidates`` perceptrons afresh.
 
+    ``fit`` takes ``sample_weight``, scikit-learn's AdaBoost's initial distribution (rows of
+    weight 0 are dropped first, so that they neither place a stump's threshold nor shape the
+    perceptrons' draw); ``predict_proba`` is scikit-learn's AdaBoost's own
+    (``AdaBoostClassifier.predict_proba``: sigmoid of its decision function, the weighted vote
+    over the sum of the learners' weights; the rule :func:`mkbench.estimators.stump_adaboost.boosting_proba`
+    follows), free, so always there. Not sparse X (the weak learners read dense columns):
+    a sparse matrix raises scikit-learn's TypeError.
+
     Parameters
     ----------
     learner : {"stump", "perceptron"}, default="perceptron"
@@ -142,23 +151,30 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
         self.n_candidates = n_candidates
         self.random_state = random_state
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> LearnerAdaBoostClassifier:
+    def fit(
+        self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None
+    ) -> LearnerAdaBoostClassifier:
         """Boost on two classes.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights >= 0 of the points in the initial distribution (uniform if None).
 
         Returns
         -------
         self
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
+        weights, rows = present_rows(sample_weight, X)
+        if rows is not None:
+            X, y = X[rows], y[rows]
         self.classes_, _ = _binary_labels(type(self).__name__, X, y)
         weak = WeakLearnerClassifier(self.learner, n_candidates=self.n_candidates)
         self.ensemble_ = AdaBoostClassifier(weak, n_estimators=self.n_estimators, random_state=self.random_state)
-        self.ensemble_.fit(X, y)
+        self.ensemble_.fit(X, y, sample_weight=weights)
         return self
 
     @property
@@ -183,6 +199,15 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
         """Predicted classes."""
         X = self._checked(X)
         return self.ensemble_.predict(X)
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """scikit-learn's AdaBoost probabilities (sigmoid of the normalised vote), columns in ``classes_`` order."""
+        X = self._checked(X)
+        return self.ensemble_.predict_proba(X)
+
+    def predict_log_proba(self, X: np.ndarray) -> np.ndarray:
+        """log of :meth:`predict_proba`."""
+        return np.log(self.predict_proba(X))
 
     def staged_predict(self, X: np.ndarray) -> Iterator[np.ndarray]:
         """Predicted classes after each round."""

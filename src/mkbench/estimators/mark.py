@@ -33,6 +33,7 @@ from ..masters import MasterSolution
 from ..masters.ridge import RidgeMaster, StagewiseMaster
 from ..metrics import mark_storage
 from ..oracles.width_search import DEFAULT_SIGMA_GRID, KERNELS, KernelColumnSearch
+from ._weights import refuse_sample_weight
 
 __all__ = ["MARKRegressor"]
 
@@ -62,6 +63,14 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
     (0.5-1.7 s on 2 shared cores; the sigma search compiles once, 4-5 s, cached
     on disk) for a test MSE below SVR()'s: 3400-3840 against 4250-5150 on
     diabetes, 1.89-2.01 against 2.30-2.58 on Friedman #1.
+
+    ``fit`` takes no ``sample_weight``: the weighted residuals of eq. 8 would have to
+    reach the masters' normal equations (:class:`mkbench.masters.ridge.RidgeMaster`,
+    ``StagewiseMaster``) and the sigma search's pricing K'Wr
+    (:class:`mkbench.oracles.width_search.KernelColumnSearch`), which weigh every point
+    alike; it raises TypeError naming the alternative, :class:`mkbench.SelectedKernelColumnRidge`
+    (eq. 8 with weighted residuals). Nor sparse X (the columns are dense): a sparse matrix
+    raises scikit-learn's TypeError.
 
     Parameters
     ----------
@@ -195,18 +204,25 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         return np.unique(grid)
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: Any, y: Any) -> MARKRegressor:
+    def fit(self, X: Any, y: Any, **fit_params) -> MARKRegressor:
         """Generate up to T kernel columns and fit their weights (Algorithm 3.1 or 3.2).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        **fit_params
+            None taken: ``sample_weight`` raises TypeError saying why (see the class).
 
         Returns
         -------
         self
         """
+        refuse_sample_weight(
+            self, fit_params,
+            "the ridge masters and the sigma search of MARK weigh every residual alike; use "
+            "SelectedKernelColumnRidge (MARK's eq. 8 with weighted residuals) or repeat the rows of integer weights",
+        )
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         y = y.astype(np.float64)  # string targets fail here, as in scikit-learn's regressors
         search = KernelColumnSearch(

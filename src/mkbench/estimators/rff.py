@@ -21,6 +21,12 @@ C = 100-10^4 it stopped at its 10 000 iterations (13-17 s per fit on flare-solar
 59% test error at gamma = 1, C = 10^4) where libsvm converged in 0.02-0.4 s.
 C and gamma are chosen by cross-validation outside this class
 (:class:`mkbench.estimators.staged_search.StagedSearchCV` with ``n_iters=None``).
+
+The features are theta'x: X may be a scipy sparse matrix (X @ theta, never densified;
+``gamma=None`` takes its variance as E[x^2] - E[x]^2, as scikit-learn's SVC does). ``sample_weight`` is each hinge
+loss's weight (libsvm's and liblinear's per-sample C); gamma=None is then the weighted
+variance. ``probability=True`` gives ``predict_proba`` by Platt scaling
+(:class:`mkbench.estimators._multiclass.PlattMixin`).
 """
 
 from __future__ import annotations
@@ -34,7 +40,9 @@ from sklearn.svm import SVC, LinearSVC
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .validation_search import _scale_gamma
+from ._multiclass import PlattMixin
+from ._weights import present_rows
+from ._rbf_inputs import _scale_gamma
 
 __all__ = ["RFFClassifier"]
 
@@ -46,7 +54,7 @@ def _is_count(value) -> bool:
     return not isinstance(value, bool) and isinstance(value, Integral) and value >= 1
 
 
-class RFFClassifier(ClassifierMixin, BaseEstimator):
+class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):
     """A linear SVM on D random Fourier features of the Gaussian kernel (CGEns Table II, "RFF").
 
     Parameters
@@ -69,6 +77,9 @@ class RFFClassifier(ClassifierMixin, BaseEstimator):
         None: none for libsvm, 10 000 for liblinear.
     random_state : int, RandomState or None, default=None
         Seeds the features (and liblinear's coordinate order).
+    probability : bool, default=False
+        Fit Platt's sigmoid on 5-fold cross-validated decision values, as SVC does, so
+        that ``predict_proba`` exists (5 more fits).
 
     Attributes
     ----------
@@ -85,6 +96,8 @@ class RFFClassifier(ClassifierMixin, BaseEstimator):
         The width used.
     n_iter_ : int
         The solver's iterations (the largest over its binary problems).
+    calibrated_ : CalibratedClassifierCV or None
+        Platt's sigmoid with ``probability=True``.
     classes_ : ndarray
     n_features_in_ : int
 
@@ -106,6 +119,7 @@ class RFFClassifier(ClassifierMixin, BaseEstimator):
         tol: float | None = None,
         max_iter: int | None = None,
         random_state=None,
+        probability: bool = False,
     ) -> None:
         self.gamma = gamma
         self.C = C
@@ -114,6 +128,12 @@ class RFFClassifier(ClassifierMixin, BaseEstimator):
         self.tol = tol
         self.max_iter = max_iter
         self.random_state = random_state
+        self.probability = probability
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
     def _check_params(self) -> None:
         gamma = self.gamma
@@ -130,42 +150,49 @@ class RFFClassifier(ClassifierMixin, BaseEstimator):
         if self.solver not in SOLVERS:
             raise ValueError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> RFFClassifier:
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> RFFClassifier:
         """Draw the features and fit the linear SVM on them.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Two or more classes (one-vs-rest beyond two, as liblinear does).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights >= 0 of the points' hinge losses (C w_i); rows of weight 0 are dropped.
 
         Returns
         -------
         self
         """
         self._check_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        self._check_probability()
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse="csr")
         check_classification_targets(y)
+        weights, rows = present_rows(sample_weight, X)
+        if rows is not None:
+            X, y = X[rows], y[rows]
         classes = np.unique(y)
         if classes.size < 2:
             raise ValueError(f"RFFClassifier needs at least 2 classes, got 1 class: {classes.tolist()}")
-        self.gamma_ = _scale_gamma(X) if self.gamma is None else float(self.gamma)
+        self.gamma_ = _scale_gamma(X, weights) if self.gamma is None else float(self.gamma)
         self.sampler_ = RBFSampler(gamma=self.gamma_, n_components=self.n_components, random_state=self.random_state)
         Z = self.sampler_.fit_transform(X)
         self.solver_ = self.solver if self.solver != "auto" else (
             "libsvm" if X.shape[0] <= self.n_components else "liblinear")
         if self.solver_ == "libsvm":
             self.svm_ = SVC(C=self.C, kernel="precomputed", tol=1e-3 if self.tol is None else self.tol,
-                            max_iter=-1 if self.max_iter is None else self.max_iter).fit(Z @ Z.T, y)
+                            max_iter=-1 if self.max_iter is None else self.max_iter).fit(Z @ Z.T, y, weights)
             self.support_features_ = Z[self.svm_.support_]
             self._n_train = Z.shape[0]
         else:
             self.svm_ = LinearSVC(
                 C=self.C, loss="hinge", dual=True, tol=1e-4 if self.tol is None else self.tol,
                 max_iter=10000 if self.max_iter is None else self.max_iter, random_state=self.random_state,
-            ).fit(Z, y)
+            ).fit(Z, y, weights)
         self.classes_ = self.svm_.classes_
         self.n_iter_ = int(np.max(self.svm_.n_iter_))
+        self._calibrate(X, y, weights)
         return self
 
     def _svm_inputs(self, X: np.ndarray) -> np.ndarray:
@@ -175,7 +202,7 @@ class RFFClassifier(ClassifierMixin, BaseEstimator):
         support vectors' are read, and the others are left 0.
         """
         check_is_fitted(self, "svm_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64, accept_sparse="csr")
         Z = self.sampler_.transform(X)
         if self.solver_ == "liblinear":
             return Z

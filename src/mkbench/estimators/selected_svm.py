@@ -11,6 +11,15 @@ epsilon = 0.1 std(y) (held fixed by default, searched with ``epsilon="search"``)
 Their defaults serve raw features (issue 42: inputs scaled by ranges, a coarser
 search); the paper's protocol pins the paper's settings (see
 :mod:`mkbench.estimators.validation_search`).
+
+Both take ``sample_weight`` (libsvm's per-sample C in every candidate's fit, the weighted
+validation loss; see :meth:`mkbench.estimators.validation_search._SelectedRBFModel.fit`)
+and a scipy sparse X with ``scaling=None`` (libsvm's sparse route; the other scalings
+centre X and refuse a sparse one, naming the fix). :class:`SelectedSVC` gives
+``predict_proba`` with ``probability=True``: Platt scaling of the selected SVC
+(:class:`mkbench.estimators._multiclass.PlattMixin`: 5 more SVC fits at the selected
+parameters, ``CalibratedClassifierCV(SVC(**best_params_), ensemble=False)``, which
+scikit-learn 1.9 recommends in place of SVC's deprecated ``probability=True``).
 """
 
 from __future__ import annotations
@@ -21,20 +30,17 @@ from numbers import Real
 import numpy as np
 from sklearn.base import ClassifierMixin, RegressorMixin
 from sklearn.compose import TransformedTargetRegressor
+from sklearn.metrics import mean_squared_error, zero_one_loss
 from sklearn.svm import SVC, SVR
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
 
 from ..exceptions import ConfigError
 from ..metrics import error_rate, mse
-from .validation_search import (
-    MIN_IMPROVEMENT,
-    MIN_STEP,
-    Params,
-    _scale_gamma,
-    _SelectedRBFModel,
-    _standardised_target,
-    first_appearance_codes,
-)
+from ._multiclass import PlattMixin
+from ._rbf_inputs import _scale_gamma, _standardised_target
+from .pattern_search import Params
+from .validation_search import MIN_IMPROVEMENT, MIN_STEP, _SelectedRBFModel, first_appearance_codes
 
 __all__ = ["SelectedSVC", "SelectedSVR"]
 
@@ -135,6 +141,7 @@ class SelectedSVR(RegressorMixin, _SelectedRBFModel):
     """
 
     _loss = staticmethod(mse)
+    _weighted_loss = staticmethod(mean_squared_error)
 
     _parameter_constraints: dict = {
         **_SelectedRBFModel._parameter_constraints,
@@ -162,10 +169,10 @@ class SelectedSVR(RegressorMixin, _SelectedRBFModel):
         )
         self.epsilon = epsilon
 
-    def _start_params(self, X: np.ndarray) -> Params:
+    def _start_params(self, X: np.ndarray, weights: np.ndarray | None = None) -> Params:
         if self.epsilon == "search":
-            return {"C": 3.0, "epsilon": 0.1, "gamma": _scale_gamma(X)}
-        return {"C": 3.0, "gamma": _scale_gamma(X)}
+            return {"C": 3.0, "epsilon": 0.1, "gamma": _scale_gamma(X, weights)}
+        return {"C": 3.0, "gamma": _scale_gamma(X, weights)}
 
     def _grid(self, start: Params) -> list[Params]:
         grids = [self.param_grid] if isinstance(self.param_grid, dict) else self.param_grid or []
@@ -184,7 +191,7 @@ class SelectedSVR(RegressorMixin, _SelectedRBFModel):
         return int(self.best_estimator_.regressor_.support_.size)
 
 
-class SelectedSVC(ClassifierMixin, _SelectedRBFModel):
+class SelectedSVC(PlattMixin, ClassifierMixin, _SelectedRBFModel):
     """RBF support vector classifier with C, gamma chosen on a validation set.
 
     The classification counterpart of the SVM baseline of MARK (Momma &
@@ -237,13 +244,18 @@ class SelectedSVC(ClassifierMixin, _SelectedRBFModel):
     refit : bool, default=True
         Refit the selected parameters on the whole training set; ``False``
         keeps the model fitted on the training set without its validation part.
+    probability : bool, default=False
+        Fit Platt's sigmoid on 5-fold cross-validated decision values of SVC at the
+        selected parameters (5 more SVC fits; scikit-learn 1.9 deprecates SVC's own
+        ``probability=True`` for this route), so that ``predict_proba`` exists. The
+        selection itself does not change.
 
     Attributes
     ----------
     best_params_ : dict of str to float
         The selected ``C``, ``gamma``.
     best_score_ : float
-        Their validation error rate (lower is better).
+        Their validation error rate (lower is better; weighted with ``sample_weight``).
     best_estimator_ : SVC
         ``SVC(kernel="rbf", **best_params_)`` fitted on the scaled inputs of
         the whole training set (``refit=True``) or without its validation part.
@@ -263,6 +275,8 @@ class SelectedSVC(ClassifierMixin, _SelectedRBFModel):
         (MARK §5.2, :func:`mkbench.metrics.svm_storage`).
     classes_ : ndarray of shape (n_classes,)
         Class labels.
+    calibrated_ : CalibratedClassifierCV or None
+        Platt's sigmoid with ``probability=True``.
     input_mean_, input_scale_ : ndarray of shape (n_features,) or None
         The fitted scaling: the kernel sees (X - ``input_mean_``) /
         ``input_scale_``; None with ``scaling=None``.
@@ -279,10 +293,12 @@ class SelectedSVC(ClassifierMixin, _SelectedRBFModel):
     """
 
     _loss = staticmethod(error_rate)
+    _weighted_loss = staticmethod(zero_one_loss)
 
     _parameter_constraints: dict = {
         **_SelectedRBFModel._parameter_constraints,
         "class_order": [StrOptions({"appearance", "sorted"})],
+        "probability": ["boolean"],
     }
 
     def __init__(
@@ -298,6 +314,7 @@ class SelectedSVC(ClassifierMixin, _SelectedRBFModel):
         random_state: int | np.random.RandomState | None = None,
         n_jobs: int | None = None,
         refit: bool = True,
+        probability: bool = False,
     ) -> None:
         super().__init__(
             search=search, validation_fraction=validation_fraction, max_evals=max_evals,
@@ -305,15 +322,33 @@ class SelectedSVC(ClassifierMixin, _SelectedRBFModel):
             random_state=random_state, n_jobs=n_jobs, refit=refit,
         )
         self.class_order = class_order
+        self.probability = probability
 
     def _strata(self, y: np.ndarray) -> np.ndarray:
         return first_appearance_codes(y) if self.class_order == "appearance" else y
 
-    def _start_params(self, X: np.ndarray) -> Params:
-        return {"C": 1.0, "gamma": _scale_gamma(X)}
+    def _start_params(self, X: np.ndarray, weights: np.ndarray | None = None) -> Params:
+        return {"C": 1.0, "gamma": _scale_gamma(X, weights)}
 
     def _make_model(self, params: Params) -> SVC:
         return SVC(kernel="rbf", **params)
+
+    def _finish(self, X, y: np.ndarray, weights: np.ndarray | None) -> None:
+        self._calibrate(X, y, weights, base=SVC(kernel="rbf", **self.best_params_))
+
+    def decision_function(self, X) -> np.ndarray:
+        """``best_estimator_``'s decision values on the scaled inputs (SVC's, positive for ``classes_[1]``).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) or (n_samples, n_classes)
+        """
+        check_is_fitted(self)
+        return self.best_estimator_.decision_function(self._scaled(self._check_inputs(X, reset=False)))
 
     def _n_support(self) -> int:
         return int(self.best_estimator_.support_.size)

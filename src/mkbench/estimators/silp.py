@@ -81,9 +81,11 @@ class SILPClassifier(MKLClassifierBase):
         max_iter: int = 500,
         svm_tol: float = 1e-5,
         probability: bool = False,
+        n_jobs: int | None = None,
     ) -> None:
         self.kernels = kernels
         self.probability = probability
+        self.n_jobs = n_jobs
         self.C = C
         self.scaling = scaling
         self.tol = tol

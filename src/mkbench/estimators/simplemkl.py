@@ -114,10 +114,12 @@ class SimpleMKLClassifier(MKLClassifierBase):
         max_iter: int = 500,
         svm_tol: float = 1e-5,
         probability: bool = False,
+        n_jobs: int | None = None,
         line_search_tol: float = 0.1,
     ) -> None:
         self.kernels = kernels
         self.probability = probability
+        self.n_jobs = n_jobs
         self.C = C
         self.scaling = scaling
         self.tol = tol

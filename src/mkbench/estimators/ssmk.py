@@ -28,6 +28,8 @@ from ..masters import LPMaster
 from ..oracles import KernelOracle
 from ._binary import BinaryClassifierMixin, binary_targets
 from ._convergence import warn_unless_optimal
+from ._multiclass import PlattMixin
+from ._weights import refuse_sample_weight
 from .cgboost import _CGBoost, _enter_all
 
 __all__ = ["SOLVES", "LP9Fit", "SSMKClassifier", "solve_lp9"]
@@ -113,7 +115,7 @@ def solve_lp9(
     return LP9Fit(result=result, columns=initial + result.choices, split=(u.copy(), v.copy()))
 
 
-class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
+class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
     """Semi-supervised mixture of kernels (SSMK, Algorithm 1), or IMK without unlabelled data.
 
     Parameters
@@ -138,6 +140,17 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
     verbose : int, default=0
         Print a line every ``verbose`` columns (objective, largest dual violation,
         columns, seconds) and one when the fit stops; 0: silent.
+    probability : bool, default=False
+        Fit Platt's sigmoid on 5-fold cross-validated decision values, as SVC does, so
+        that ``predict_proba`` exists (5 more fits, each given the same ``X_unlabeled``;
+        :class:`mkbench.estimators._multiclass.PlattMixin`).
+
+    ``fit`` takes no ``sample_weight``: LP (9)'s master (:class:`mkbench.masters.LPMaster`)
+    puts one C on every slack, so a per-point weight of the hinge losses has no place in it
+    yet; it raises TypeError, naming the alternatives (repeat the rows of integer weights,
+    or :class:`mkbench.SILPClassifier` / :class:`mkbench.SelectedSVC`, which take weights).
+    Nor sparse X (the kernel columns are dense): a sparse matrix raises scikit-learn's
+    TypeError.
 
     Attributes
     ----------
@@ -195,6 +208,7 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         solve: str = "cg",
         time_limit: float | None = None,
         verbose: int = 0,
+        probability: bool = False,
     ) -> None:
         self.kernels = kernels
         self.C = C
@@ -203,13 +217,16 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         self.solve = solve
         self.time_limit = time_limit
         self.verbose = verbose
+        self.probability = probability
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
 
-    def fit(self, X: np.ndarray, y: np.ndarray, X_unlabeled: np.ndarray | None = None) -> SSMKClassifier:
+    def fit(
+        self, X: np.ndarray, y: np.ndarray, X_unlabeled: np.ndarray | None = None, **fit_params
+    ) -> SSMKClassifier:
         """Solve LP (9) on the labelled points, with columns centred at labelled and unlabelled points.
 
         Parameters
@@ -221,11 +238,19 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
         X_unlabeled : array-like of shape (n_unlabeled, n_features), default=None
             Unlabelled points, used only as extra centres of kernel columns (eq. 1).
             None fits IMK.
+        **fit_params
+            None taken: ``sample_weight`` raises TypeError saying why (see the class).
 
         Returns
         -------
         self
         """
+        refuse_sample_weight(
+            self, fit_params,
+            "LP (9) has one C for every hinge slack (mkbench.masters.LPMaster), no per-point weight; repeat the "
+            "rows of integer weights, or use SILPClassifier or SelectedSVC, which take sample_weight",
+        )
+        self._check_probability()
         if self.solve not in SOLVES:
             raise ValueError(f"solve must be 'cg' (Algorithm 1) or 'full' (one LP), got {self.solve!r}")
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -248,6 +273,7 @@ class SSMKClassifier(BinaryClassifierMixin, _CGBoost):
             f"tau = {1 + fit.result.history[-1]['max_violation']:.6g} > 1 + tol (tol={self.tol})",
             "raise max_iter or time_limit to reach the optimum of LP (9)",
         )
+        self._calibrate(X, y, X_unlabeled=X_unlabeled)
         return self
 
     def _check_unlabeled(self, X_unlabeled: np.ndarray) -> np.ndarray:

@@ -21,11 +21,17 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._registry import estimator_class
+from ._weights import present_rows
 
 __all__ = ["N_ITERS", "StagedSearchCV", "chooses"]
 
 #: The iteration counts of §VI-A, StagedSearchCV's default ``n_iters``.
 N_ITERS = (25, 50, 100, 250, 500)
+
+
+def _error(predicted: np.ndarray, y: np.ndarray, weights: np.ndarray | None) -> float:
+    """The error rate of ``predicted``, weighted by ``weights`` (None: each point alike)."""
+    return float(np.mean(predicted != y)) if weights is None else float(np.average(predicted != y, weights=weights))
 
 
 def chooses(n_points: int, n_counts: int, bandwidth: bool) -> bool:
@@ -136,10 +142,18 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            A sparse matrix where the method takes one (e.g. RFFClassifier); the
+            others refuse it in their fit (scikit-learn's TypeError).
         y : array-like of shape (n_samples,)
         **fit_params : dict
-            Extra arguments of the method's ``fit``, passed unchanged, never split
+            ``sample_weight`` (as GridSearchCV takes it, among its fit parameters): weights
+            >= 0 of the points, split with the folds. Rows of weight 0 are dropped first;
+            each fold's fit gets its training rows' weights, its validation error is
+            weighted by its validation rows' (so is the RBF SVM's of ``svc_bandwidth_grid``),
+            and the refit gets them all. The method must take ``sample_weight`` (one that
+            does not raises its own TypeError, naming the alternative).
+            Every other: extra arguments of the method's ``fit``, passed unchanged, never split
             into folds, to every fold's fit and to the refit: e.g. SSMK's
             ``X_unlabeled``, the unlabelled points, whose length has nothing to do
             with X's (scikit-learn's GridSearchCV would index an array of X's
@@ -153,11 +167,16 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         n_iters = None if self.n_iters is None else sorted(int(t) for t in self.n_iters)
         if n_iters is not None and (not n_iters or n_iters[0] < 1):
             raise ValueError(f"n_iters must be None or a non-empty list of integers >= 1, got {self.n_iters!r}")
-        X, y = validate_data(self, X, y)
+        X, y = validate_data(self, X, y, accept_sparse="csr")
         check_classification_targets(y)
+        weights, rows = present_rows(fit_params.pop("sample_weight", None), X)
+        if rows is not None:
+            X, y = X[rows], y[rows]
+            if np.unique(y).size < 2:
+                raise ValueError(f"the rows of positive sample_weight hold one class only ({y[0]!r}); a classifier needs two")
         params = dict(self.params or {})
         self._refuse_more_classes(X, y, params)
-        svc = None if self.svc_bandwidth_grid is None else self._svc_search(X, y)
+        svc = None if self.svc_bandwidth_grid is None else self._svc_search(X, y, weights)
         self.svc_cv_results_ = None if svc is None else svc.cv_results_
         bandwidth = {} if svc is None else {"gamma": float(svc.best_params_["gamma"])}
         params.update(bandwidth)
@@ -170,23 +189,26 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)  # a count below convergence is the point
             for train, test in folds:
+                fold_weights = {} if weights is None else {"sample_weight": weights[train]}
+                test_weights = None if weights is None else weights[test]
                 for g, point in enumerate(grid):
                     model = self._make({**params, **point, **counts})
-                    model.fit(X[train], y[train], **fit_params)
+                    model.fit(X[train], y[train], **fold_weights, **fit_params)
                     if n_iters is None:
-                        errors[g, 0] += np.mean(model.predict(X[test]) != y[test]) / self.cv
+                        errors[g, 0] += _error(model.predict(X[test]), y[test], test_weights) / self.cv
                         continue
                     # a fit that stopped before its first learner (optimal at once) has no stages
                     staged = list(model.staged_predict(X[test])) or [model.predict(X[test])]
                     for k, t in enumerate(n_iters):
-                        errors[g, k] += np.mean(staged[min(t, len(staged)) - 1] != y[test]) / self.cv
+                        errors[g, k] += _error(staged[min(t, len(staged)) - 1], y[test], test_weights) / self.cv
         g, k = np.unravel_index(np.argmin(errors), errors.shape)
         self.best_params_ = {**bandwidth, **grid[g], **({} if n_iters is None else {counter: n_iters[k]})}
         self.best_estimator_ = self._make({**params, **self.best_params_})
         with warnings.catch_warnings():
             if n_iters is not None:  # the chosen count is a parameter, not a solver that fell short
                 warnings.simplefilter("ignore", ConvergenceWarning)
-            self.best_estimator_.fit(X, y, **fit_params)  # else a refit that did not converge says so
+            refit_weights = {} if weights is None else {"sample_weight": weights}
+            self.best_estimator_.fit(X, y, **refit_weights, **fit_params)  # else a refit that did not converge says so
         self.cv_errors_ = errors if chosen else None
         counted = [{}] if n_iters is None else [{counter: t} for t in n_iters]
         self.cv_results_ = None if not chosen else {
@@ -218,7 +240,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
             )
         return clone(self.method).set_params(**params)
 
-    def _svc_search(self, X: np.ndarray, y: np.ndarray) -> StagedSearchCV:
+    def _svc_search(self, X: np.ndarray, y: np.ndarray, weights: np.ndarray | None) -> StagedSearchCV:
         """The RBF SVM cross-validated over ``svc_bandwidth_grid`` on this search's folds (its gamma is the bandwidth)."""
         grid = self.svc_bandwidth_grid
         if not (isinstance(grid, dict) and "gamma" in grid):
@@ -226,7 +248,8 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
                 f"svc_bandwidth_grid must be a dict of SVC parameters with a 'gamma' list, e.g. "
                 f"{{'C': [1, 10], 'gamma': [0.1, 1]}}; got {grid!r}"
             )
-        return StagedSearchCV("svc-rbf", param_grid=grid, n_iters=None, cv=self.cv, random_state=self.random_state).fit(X, y)
+        search = StagedSearchCV("svc-rbf", param_grid=grid, n_iters=None, cv=self.cv, random_state=self.random_state)
+        return search.fit(X, y, sample_weight=weights)
 
     def _method_stages(self) -> bool:
         """Whether the searched method has ``staged_predict`` (so has the search)."""
@@ -242,6 +265,22 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         """The refitted method's decision values."""
         check_is_fitted(self, "best_estimator_")
         return self.best_estimator_.decision_function(X)
+
+    def _method_has_proba(self) -> bool:
+        """Whether the refitted method (before ``fit``: the method with ``params``) has ``predict_proba``."""
+        refitted = self.__dict__.get("best_estimator_")
+        return hasattr(refitted if refitted is not None else self._make(dict(self.params or {})), "predict_proba")
+
+    @available_if(_method_has_proba)
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """The refitted method's class probabilities (its ``predict_proba``), where it has them."""
+        check_is_fitted(self, "best_estimator_")
+        return self.best_estimator_.predict_proba(X)
+
+    @available_if(_method_has_proba)
+    def predict_log_proba(self, X: np.ndarray) -> np.ndarray:
+        """log of :meth:`predict_proba`."""
+        return np.log(self.predict_proba(X))
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """The refitted method's predictions."""

@@ -7,6 +7,10 @@
   searched exactly with :class:`mkbench.learners.Stumps`.
 * :class:`AdaBoostECCClassifier`: AdaBoost.ECC (Guruswami & Sahai 1999) with the
   same stumps, a random colouring of the classes per round (Table III).
+
+Both take ``sample_weight`` (the initial distribution D_1 in proportion to it; rows of
+weight 0 are dropped, so that their values do not place a stump's threshold) and give
+``predict_proba`` by scikit-learn's ``AdaBoostClassifier`` rule (:func:`boosting_proba`).
 """
 
 from __future__ import annotations
@@ -22,8 +26,39 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..learners import Stump, Stumps, outputs
+from ._weights import present_rows
 
-__all__ = ["AdaBoostECCClassifier", "AdaBoostMHClassifier"]
+__all__ = ["AdaBoostECCClassifier", "AdaBoostMHClassifier", "boosting_proba"]
+
+
+def boosting_proba(f: np.ndarray, total_weight: float) -> np.ndarray:
+    """Class probabilities from the vote f of a boosted ensemble, by scikit-learn's ``AdaBoostClassifier`` rule.
+
+    scikit-learn's SAMME (1.9: ``AdaBoostClassifier.predict_proba``) divides its decision
+    function by the sum of the learners' weights and takes softmax(f / (K - 1)) (Zhu, Zou,
+    Rosset & Hastie, "Multi-class AdaBoost", 2009, eq. 15); for two classes sigmoid(f) of
+    its binary decision. Here f = (f_1, ..., f_K) with f_l = sum_t alpha_t v_tl phi_t(x),
+    divided by sum_t alpha_t: softmax(f / (K - 1)) for K > 2 and softmax(f) = sigmoid(f_2 - f_1)
+    for K = 2, scikit-learn's binary rule on f_2 - f_1 (which is in [-2, 2] as its decision).
+    It costs nothing beyond f, so ``predict_proba`` always exists, and its argmax is
+    ``predict``; like scikit-learn's, it is a monotone map of the margin, not a calibrated
+    probability (``sklearn.calibration.CalibratedClassifierCV`` calibrates it).
+
+    Parameters
+    ----------
+    f : ndarray of shape (n_samples, K)
+    total_weight : float
+        sum_t alpha_t (0 before any round: uniform probabilities).
+
+    Returns
+    -------
+    ndarray of shape (n_samples, K)
+    """
+    K = f.shape[1]
+    scores = f / (total_weight if total_weight > 0 else 1.0) / max(K - 1, 1)
+    scores -= scores.max(axis=1, keepdims=True)
+    np.exp(scores, out=scores)
+    return scores / scores.sum(axis=1, keepdims=True)
 
 
 class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
@@ -35,6 +70,12 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     sets alpha = 1/2 ln((1 + gamma) / (1 - gamma)) and D(i,l) proportional to
     D(i,l) exp(-alpha v_l phi(x_i) Y_il). The classifier is argmax_l f_l(x),
     f_l = sum_t alpha_t v_tl phi_t(x). The constant stump is a candidate.
+
+    ``fit`` takes ``sample_weight``: D_1(i, l) in proportion to w_i (integer weights boost
+    the repeated rows); ``predict_proba`` is scikit-learn's AdaBoost rule
+    (:func:`boosting_proba`: softmax of f / sum_t alpha_t, over K - 1 beyond two classes),
+    free, so always there. Not sparse X (the stump search reads dense sorted columns):
+    a sparse matrix raises scikit-learn's TypeError.
 
     Parameters
     ----------
@@ -64,13 +105,15 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, n_estimators: int = 100) -> None:
         self.n_estimators = n_estimators
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> AdaBoostMHClassifier:
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> AdaBoostMHClassifier:
         """Boost on two or more classes.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights w_i >= 0 of the points in the initial distribution (uniform if None).
 
         Returns
         -------
@@ -80,6 +123,9 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"n_estimators must be an integer >= 1, got {self.n_estimators!r}")
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
+        point_weights, rows = present_rows(sample_weight, X)
+        if rows is not None:
+            X, y = X[rows], y[rows]
         self.classes_, index = np.unique(y, return_inverse=True)
         name = type(self).__name__
         if X.shape[0] < 2:
@@ -87,6 +133,9 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         if self.classes_.size < 2:
             raise ValueError(f"{name} needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
         weights = self._initial_weights(index, self.classes_.size)
+        if point_weights is not None:  # D_1(i, l) in proportion to w_i
+            weights *= point_weights[:, None]
+            weights /= weights.sum()
         family = Stumps(X, constant=True)
         start = perf_counter()  # as column generation's history: after presorting the features
         stumps, votes, alphas, edges, history = [], [], [], [], []
@@ -149,11 +198,15 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
             f += alpha * np.outer(phi, v)
             yield f[:, 1] - f[:, 0] if self.classes_.size == 2 else f.copy()
 
-    def decision_function(self, X: np.ndarray) -> np.ndarray:
-        """f(x) after the last round, shape (n_samples, K), or (n_samples,) f_2 - f_1 for two classes."""
+    def _votes(self, X: np.ndarray) -> np.ndarray:
+        """f(x) = (f_1(x), ..., f_K(x)) after the last round, shape (n_samples, K)."""
         check_is_fitted(self, "stumps_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        f = outputs(self.stumps_, X) @ (self.alphas_[:, None] * self.votes_)
+        return outputs(self.stumps_, X) @ (self.alphas_[:, None] * self.votes_)
+
+    def decision_function(self, X: np.ndarray) -> np.ndarray:
+        """f(x) after the last round, shape (n_samples, K), or (n_samples,) f_2 - f_1 for two classes."""
+        f = self._votes(X)
         return f[:, 1] - f[:, 0] if self.classes_.size == 2 else f
 
     def _label(self, f: np.ndarray) -> np.ndarray:
@@ -162,6 +215,14 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X: np.ndarray) -> np.ndarray:
         """argmax_l f_l(x)."""
         return self._label(self.decision_function(X))
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """(n_samples, n_classes) probabilities in ``classes_`` order, by scikit-learn's AdaBoost rule (:func:`boosting_proba`)."""
+        return boosting_proba(self._votes(X), float(self.alphas_.sum()))
+
+    def predict_log_proba(self, X: np.ndarray) -> np.ndarray:
+        """log of :meth:`predict_proba`."""
+        return np.log(self.predict_proba(X))
 
     def staged_predict(self, X: np.ndarray) -> Iterator[np.ndarray]:
         """Predicted classes after each round."""
@@ -184,6 +245,7 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
     argmax_l sum_t alpha_t s_t phi_t(x) mu_t(l): AdaBoost.MH's form with votes
     v_t = s_t mu_t, so prediction and staged prediction are shared. With two classes
     every colouring separates them and this is discrete AdaBoost with stumps.
+    ``sample_weight``, ``predict_proba`` and sparse X as for :class:`AdaBoostMHClassifier`.
 
     Random colourings are Guruswami & Sahai's simplest choice (their analysis
     holds for any colouring with U_t = sum D(i, l) [mu(l) != mu(y_i)] > 0; one with
@@ -210,7 +272,7 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
         self.n_estimators = n_estimators
         self.random_state = random_state
 
-    def fit(self, X: np.ndarray, y: np.ndarray) -> AdaBoostECCClassifier:
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> AdaBoostECCClassifier:
         """Boost on two or more classes.
 
         Parameters
@@ -218,13 +280,16 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
 
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights w_i >= 0: D_1(i, l) in proportion to w_i on the mislabels.
+
         Returns
         -------
         self
         """
         self._random = check_random_state(self.random_state)
         self._colorings: list[np.ndarray] = []
-        super().fit(X, y)
+        super().fit(X, y, sample_weight)
         self.colorings_ = np.array(self._colorings[: self.n_iter_]).reshape(-1, self.classes_.size)
         del self._random, self._colorings
         return self

@@ -80,32 +80,26 @@ its penalised b as in the paper.
 from __future__ import annotations
 
 from abc import ABCMeta, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, _fit_context, is_classifier
-from sklearn.compose import TransformedTargetRegressor
 from sklearn.model_selection import ParameterGrid, train_test_split
-from sklearn.preprocessing import StandardScaler
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.parallel import Parallel, delayed
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
 from ..exceptions import ConfigError
 from ..metrics import svm_storage
-from ._scaling import SCALINGS, input_scaling
+from ._rbf_inputs import _fit_weighted, _ScaledInputs
+from ._scaling import SCALINGS
+from ._weights import present_rows
+from .pattern_search import _LATTICE, _RADIUS, Params, _pattern_search
 
-Params = dict[str, float]
-History = list[tuple[Params, float]]
-
-# The pattern search walks a lattice of spacing _LATTICE in log2(parameter).
-_LATTICE = 0.25  # smallest step: a factor 2 ** 0.25 ~ 1.19
-_INITIAL_STEP = 8  # lattice units: 2 in log2, a factor 4
-_RADIUS = 80  # lattice units: 20 in log2, a factor ~10^6 either side of the start
 _GRID_POWERS_OF_4 = (-2, -1, 0, 1, 2)
 #: Default sufficient decrease of the pattern search (``min_improvement``): a move must lower the validation
 #: loss by more than this fraction.
@@ -116,82 +110,25 @@ MIN_STEP = 1.0
 
 def _validation_loss(
     model: BaseEstimator,
-    loss: Callable[[Any, Any], float],
+    loss: Callable[..., float],
     X_train: np.ndarray,
     y_train: np.ndarray,
     X_val: np.ndarray,
     y_val: np.ndarray,
+    weights: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> float:
-    """Fit ``model`` on the training part and return its loss on the validation part."""
-    return loss(y_val, model.fit(X_train, y_train).predict(X_val))
+    """Fit ``model`` on the training part and return its loss on the validation part.
 
-
-def _compass(point: tuple[int, ...], step: int) -> Iterator[tuple[int, ...]]:
-    """The 2d lattice points ``step`` away from ``point`` along one axis."""
-    for axis in range(len(point)):
-        for sign in (1, -1):
-            moved = list(point)
-            moved[axis] += sign * step
-            yield tuple(moved)
-
-
-def _pattern_search(
-    evaluate: Callable[[list[Params]], list[float]],
-    start: Params,
-    max_evals: int,
-    min_improvement: float = 0.0,
-    min_step: float = _LATTICE,
-) -> History:
-    """Compass search in log2 space (Momma & Bennett, SDM 2002).
-
-    Parameters
-    ----------
-    evaluate : callable
-        Maps a list of parameter dicts to their validation losses.
-    start : dict of str to float
-        Positive start value of every searched parameter.
-    max_evals : int
-        Largest number of distinct points evaluated.
-    min_improvement : float, default=0.0
-        The search moves to the best poll point only if its loss is below
-        (1 - ``min_improvement``) times the current one (a sufficient decrease);
-        0 moves on any decrease (the paper's rule).
-    min_step : float, default=0.25
-        Smallest step, in log2 units: the step starts at 2 (a factor 4) and the
-        search stops once halving it takes it below ``min_step`` (the paper's
-        0.25: a factor 2^(1/4)).
-
-    Returns
-    -------
-    list of (dict, float)
-        Every evaluated point and its loss, in evaluation order; the start first.
+    ``weights``: the training and validation parts' sample weights (None: unweighted), for
+    the fit and for the loss (``loss(y_val, y_pred, sample_weight=...)``).
     """
-
-    def params_at(point: tuple[int, ...]) -> Params:
-        return {
-            name: value * 2.0 ** (_LATTICE * offset)
-            for (name, value), offset in zip(start.items(), point, strict=True)
-        }
-
-    best = (0,) * len(start)
-    losses = {best: evaluate([params_at(best)])[0]}
-    step = _INITIAL_STEP
-    while step * _LATTICE >= min_step and len(losses) < max_evals:
-        poll = [
-            point
-            for point in _compass(best, step)
-            if point not in losses and max(map(abs, point)) <= _RADIUS
-        ][: max_evals - len(losses)]
-        losses.update(zip(poll, evaluate([params_at(point) for point in poll]), strict=True))
-        challenger = min(poll, key=losses.__getitem__, default=best)
-        if losses[challenger] < (1.0 - min_improvement) * losses[best]:
-            best = challenger
-        else:
-            step //= 2
-    return [(params_at(point), loss) for point, loss in losses.items()]
+    if weights is None:
+        return loss(y_val, model.fit(X_train, y_train).predict(X_val))
+    fitted = _fit_weighted(model, X_train, y_train, weights[0])
+    return loss(y_val, fitted.predict(X_val), sample_weight=weights[1])
 
 
-class _SelectedRBFModel(BaseEstimator, metaclass=ABCMeta):
+class _SelectedRBFModel(_ScaledInputs, BaseEstimator, metaclass=ABCMeta):
     """Shared machinery: hold out a validation set, search, refit on everything (``refit``).
 
     Subclasses name the start point, the model and how to count its support vectors.
@@ -243,9 +180,14 @@ class _SelectedRBFModel(BaseEstimator, metaclass=ABCMeta):
     def _loss(y_true: np.ndarray, y_pred: np.ndarray) -> float:
         """Validation loss, lower is better."""
 
+    @staticmethod
     @abstractmethod
-    def _start_params(self, X: np.ndarray) -> Params:
-        """Start point of the search (and centre of the default grid)."""
+    def _weighted_loss(y_true: np.ndarray, y_pred: np.ndarray, sample_weight: np.ndarray) -> float:
+        """The same loss weighted (``sample_weight=``), for weighted fits."""
+
+    @abstractmethod
+    def _start_params(self, X: np.ndarray, weights: np.ndarray | None = None) -> Params:
+        """Start point of the search (and centre of the default grid); ``weights``: the sample weights."""
 
     @abstractmethod
     def _make_model(self, params: Params) -> BaseEstimator:
@@ -270,22 +212,31 @@ class _SelectedRBFModel(BaseEstimator, metaclass=ABCMeta):
         return points
 
     def _evaluator(
-        self, X_train: np.ndarray, y_train: np.ndarray, X_val: np.ndarray, y_val: np.ndarray
+        self,
+        X_train: np.ndarray,
+        y_train: np.ndarray,
+        X_val: np.ndarray,
+        y_val: np.ndarray,
+        weights: tuple[np.ndarray, np.ndarray] | None,
     ) -> Callable[[list[Params]], list[float]]:
         """A function scoring a batch of parameter dicts, ``n_jobs`` fits at a time."""
+        loss = self._loss if weights is None else self._weighted_loss
 
         def evaluate(candidates: list[Params]) -> list[float]:
             return Parallel(n_jobs=self.n_jobs)(
                 delayed(_validation_loss)(
-                    self._make_model(params), self._loss, X_train, y_train, X_val, y_val
+                    self._make_model(params), loss, X_train, y_train, X_val, y_val, weights
                 )
                 for params in candidates
             )
 
         return evaluate
 
+    def _finish(self, X: Any, y: np.ndarray, weights: np.ndarray | None) -> None:
+        """What a subclass does last, given the scaled inputs of ``fit`` (nothing by default)."""
+
     @_fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X: Any, y: Any) -> _SelectedRBFModel:
+    def fit(self, X: Any, y: Any, sample_weight: Any = None) -> _SelectedRBFModel:
         """Select the parameters on a validation split, then refit on all of ``X`` (or not).
 
         With ``refit=False`` the final model is the one fitted at the selected
@@ -293,10 +244,18 @@ class _SelectedRBFModel(BaseEstimator, metaclass=ABCMeta):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training inputs.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training inputs; a sparse matrix only with ``scaling=None`` (the others centre X).
         y : array-like of shape (n_samples,)
             Training targets.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights >= 0 of the points (scikit-learn's convention; rows of weight 0 are
+            dropped first): they weigh the input scaling and gamma's start (as the rows
+            repeated would), every candidate's fit (SVC / SVR: a per-sample C; kernel
+            ridge: weighted residuals) and its validation loss (the weighted error rate or
+            MSE), and the refit. The validation split is drawn over the distinct rows, so
+            integer weights give the model of repeated rows only where the split does not
+            matter (one candidate).
 
         Returns
         -------
@@ -315,19 +274,22 @@ class _SelectedRBFModel(BaseEstimator, metaclass=ABCMeta):
                 f"and param_grid={self.param_grid!r}"
             )
         classifier = is_classifier(self)
-        X, y = validate_data(self, X, y, y_numeric=not classifier, dtype=np.float64)
+        X, y = self._check_inputs(X, y, reset=True)
         if classifier:
             check_classification_targets(y)
-        self.input_mean_, self.input_scale_ = input_scaling(X, self.scaling)
-        X = self._scaled(X)
+        weights, rows = present_rows(sample_weight, X)
+        if rows is not None:
+            X, y = X[rows], y[rows]
+        X = self._fit_scaling(X, weights)
         train, validation = train_test_split(
             np.arange(X.shape[0]),
             test_size=self.validation_fraction,
             random_state=self.random_state,
             stratify=self._strata(y),
         )
-        evaluate = self._evaluator(X[train], y[train], X[validation], y[validation])
-        start = self._start_params(X)
+        split_weights = None if weights is None else (weights[train], weights[validation])
+        evaluate = self._evaluator(X[train], y[train], X[validation], y[validation], split_weights)
+        start = self._start_params(X, weights)
         # The candidates' kernel matrices (n up to a few thousand) gain little from BLAS threads and lose
         # much when the cores are shared (see the module's notes): one thread per fit.
         with threadpool_limits(limits=1, user_api="blas"):
@@ -342,20 +304,20 @@ class _SelectedRBFModel(BaseEstimator, metaclass=ABCMeta):
                     name: (min(point[name] for point in grid), max(point[name] for point in grid))
                     for name in grid[0]
                 }
-            self.validation_indices_ = np.sort(validation)
+            self.validation_indices_ = np.sort(validation if rows is None else rows[validation])
             self.search_history_ = history
             self.best_params_, self.best_score_ = min(history, key=lambda entry: entry[1])
             fit_rows = np.arange(X.shape[0]) if self.refit else np.sort(train)
-            self.best_estimator_ = self._make_model(self.best_params_).fit(X[fit_rows], y[fit_rows])
+            self.best_estimator_ = _fit_weighted(
+                self._make_model(self.best_params_), X[fit_rows], y[fit_rows],
+                None if weights is None else weights[fit_rows],
+            )
         if classifier:
             self.classes_ = self.best_estimator_.classes_
         self.n_support_ = self._n_support()
         self.storage_ = svm_storage(self.n_support_, X.shape[1])
+        self._finish(X, y, weights)
         return self
-
-    def _scaled(self, X: np.ndarray) -> np.ndarray:
-        """X as the kernel sees it: (X - ``input_mean_``) / ``input_scale_``, or X itself (``scaling=None``)."""
-        return X if self.input_mean_ is None else (X - self.input_mean_) / self.input_scale_
 
     def predict(self, X: Any) -> np.ndarray:
         """Predict with ``best_estimator_`` on the scaled inputs.
@@ -371,14 +333,7 @@ class _SelectedRBFModel(BaseEstimator, metaclass=ABCMeta):
             Predicted targets or labels.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.best_estimator_.predict(self._scaled(X))
-
-
-def _scale_gamma(X: np.ndarray) -> float:
-    """scikit-learn's ``gamma="scale"``: 1 / (n_features * X.var()), or 1 if X is constant."""
-    variance = float(X.var())
-    return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+        return self.best_estimator_.predict(self._scaled(self._check_inputs(X, reset=False)))
 
 
 def first_appearance_codes(y: np.ndarray) -> np.ndarray:
@@ -392,8 +347,3 @@ def first_appearance_codes(y: np.ndarray) -> np.ndarray:
     rank = np.empty_like(first)
     rank[np.argsort(first)] = np.arange(first.size)
     return rank[inverse.reshape(-1)]
-
-
-def _standardised_target(regressor: BaseEstimator) -> TransformedTargetRegressor:
-    """``regressor`` fitted on (y - mean) / std, predicting on y's scale."""
-    return TransformedTargetRegressor(regressor=regressor, transformer=StandardScaler())
