@@ -50,7 +50,7 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_inventories", "examples/README.rst", "**/README.md", "Thumbs.db", ".DS_Store"]
+exclude_patterns = ["_build", "_inventories", "_api_blocks.rst", "examples/README.rst", "**/README.md", "Thumbs.db", ".DS_Store"]
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 html_css_files = ["mkbench.css"]
@@ -101,7 +101,7 @@ intersphinx_disabled_reftypes = ["std:doc"]
 intersphinx_timeout = 10
 
 # -- autodoc, autosummary, numpydoc ----------------------------------------------------------------------------
-autosummary_generate = True
+autosummary_generate = ["api.rst", "_api_blocks.rst"]  # the second is written at build time
 autosummary_imported_members = True
 # members inherited from the library's own mixins (predict, decision_function, predict_proba) are shown; those of
 # scikit-learn's base classes (get_params, set_output, ...) are skipped in _ext/mkbench_docs.py

@@ -187,7 +187,45 @@ def plain_docstring(app, what, name, obj, options, lines):
         lines[i] = _escape(line)
 
 
+#: The packages of the library's building blocks, each with its section title on the API page.
+API_PACKAGES = [
+    ("mkbench.kernels", "Kernels"),
+    ("mkbench.learners", "Weak learners"),
+    ("mkbench.masters", "Restricted masters"),
+    ("mkbench.oracles", "Pricing oracles"),
+    ("mkbench.cg", "The loop"),
+]
+
+
+def api_blocks() -> str:
+    """The API page's sections of the building blocks: per package, its docstring and an autosummary of every
+    class and function of its ``__all__`` (its constants are described in its docstring)."""
+    lines = []
+    for package, title in API_PACKAGES:
+        module = importlib.import_module(package)
+        heading = f"{title}: :mod:`{package}`"
+        lines += [heading, "-" * len(heading), "", f".. automodule:: {package}", "   :no-members:",
+                  "   :no-inherited-members:", "", f".. currentmodule:: {package}", "",
+                  ".. autosummary::", "   :toctree: generated", "   :nosignatures:", ""]
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isclass(obj) or inspect.isfunction(obj):
+                lines.append(f"   {name}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def write_api_blocks(app) -> None:
+    """Write ``_api_blocks.rst`` (beside api.rst, which includes it, so that its stubs land in ``generated/`` as
+    api.rst's do) before autosummary reads it (``autosummary_generate`` lists it)."""
+    path = Path(app.srcdir) / "_api_blocks.rst"
+    text = api_blocks()
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
 def setup(app):
+    app.connect("builder-inited", write_api_blocks, priority=400)  # before autosummary's stubs (500)
     app.add_directive("mkbench-defaults", DefaultsDirective)
     app.add_directive("mkbench-command", CommandDirective)
     app.connect("autodoc-skip-member", skip_member)
