@@ -95,8 +95,8 @@ def title_text(title: str, width: int) -> str:
     return "\n".join(lines)
 
 
-def runs_note(data: pd.DataFrame, band: bool = True) -> str:
-    """What a line is: the mean over how many runs (seeds x splits), and the band ± 1 standard deviation."""
+def runs_note(data: pd.DataFrame, band: str = "± 1 standard deviation over the runs") -> str:
+    """What a line is: the mean over how many runs (seeds x splits), and what its ``band`` is ("" for none)."""
     keys = [c for c in ("seed", "split") if c in data]
     if not keys or "method" not in data:
         return ""
@@ -107,7 +107,7 @@ def runs_note(data: pd.DataFrame, band: bool = True) -> str:
     if high <= 1:
         return "one run per line"
     runs = f"{low}" if low == high else f"{low}-{high}"
-    return f"lines: mean of {runs} runs" + ("; bands: ± 1 standard deviation over the runs" if band else "")
+    return f"lines: mean of {runs} runs" + (f"; bands: {band}" if band else "")
 
 
 def facets(grid, datasets: list[str]) -> str:

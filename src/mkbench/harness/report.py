@@ -376,12 +376,14 @@ def draw_lines(
     if "status" in frame:
         frame = frame[~frame["status"].astype(str).str.startswith("failed")]
     data = in_percent(frame if x.startswith("p_") else _labelled(frame), y)
-    note = runs_note(data)
+    # on a log axis mean ± sd reaches below 0 (off the axis): the band is then the middle 68% of the runs
+    band = ("pi", 68) if logy else "sd"
+    note = runs_note(data, band="the middle 68% of the runs" if logy else "± 1 standard deviation over the runs")
     data = data.assign(method=data["method"].map(method_name))
     methods = list(dict.fromkeys(data["method"]))
     palette = dict(zip(methods, sns.color_palette(n_colors=len(methods)), strict=True))
     grid = sns.relplot(
-        data=data, x=x, y=y, hue="method", col="dataset", kind="line", errorbar="sd", palette=palette,
+        data=data, x=x, y=y, hue="method", col="dataset", kind="line", errorbar=band, palette=palette,
         height=3.2, aspect=1.3, facet_kws={"sharey": False},
     )
     if reference is not None:
@@ -424,7 +426,7 @@ def draw_bars(records: pd.DataFrame, prefix: str, out_stem: str | os.PathLike, *
     if not fields:
         raise ConfigError(f"no record has fields {prefix}_1, {prefix}_2, ...; is the method's count_features set?")
     ok = records[~records["status"].astype(str).str.startswith("failed")]
-    note = runs_note(ok, band=False).replace("lines", "bars")
+    note = runs_note(ok, band="").replace("lines", "bars")
     note += "; whiskers: ± 1 standard deviation" if note.startswith("bars") else ""
     long = _labelled(ok).melt(id_vars=["dataset", "method"], value_vars=fields, var_name="k", value_name=prefix)
     long["k"] = long["k"].str[len(prefix) + 1 :].astype(int)
