@@ -36,10 +36,17 @@ def _resolve(dotted: str):
 
 
 def _first_sentence(lines: list[str]) -> str:
+    """The description's first sentence: up to the first full stop that ends a sentence (followed by a capital or
+    the end) outside parentheses, so that "(eq. 3)" does not end it."""
     text = " ".join(line.strip() for line in lines).strip()
-    match = re.match(r"(.+?[.:;])(\s|$)", text)
-    sentence = match.group(1) if match else text
-    return sentence.rstrip(":;") + ("" if sentence.endswith(".") else ".")
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == "." and depth <= 0:
+            rest = text[i + 1 :]
+            if not rest or (rest[0] == " " and rest.lstrip()[:1].isupper()):
+                return text[: i + 1]
+    return text if text.endswith(".") or not text else text + "."
 
 
 def parameter_rows(dotted: str) -> list[tuple[str, str, str]]:
@@ -69,23 +76,31 @@ class DefaultsDirective(SphinxDirective):
     def run(self):
         dotted = self.arguments[0]
         rows = parameter_rows(dotted)
-        text = [
-            f".. list-table:: Parameters of :class:`{dotted}` and their defaults (from the code)",
-            "   :header-rows: 1",
-            "   :widths: 18 22 60",
-            "   :class: mk-defaults",
-            "",
-            "   * - parameter",
-            "     - default",
-            "     - what it sets (first sentence of its docstring)",
-        ]
-        for name, default, what in rows:
-            default = default.replace("`", "'")
-            what = what.replace("\n", " ") or " "
-            text += [f"   * - ``{name}``", f"     - ``{default}``", f"     - {what}"]
-        node = nodes.container()
+        if self.env.doc2path(self.env.docname).suffix == ".md":  # a MyST page parses Markdown
+            text = [
+                f"Parameters of {{class}}`{dotted}` and their defaults (from the code):",
+                "",
+                "| parameter | default | what it sets (first sentence of its docstring) |",
+                "|:--|:--|:--|",
+            ]
+            for name, default, what in rows:
+                what = re.sub(r":(\w+):`", r"{\1}`", what).replace("|", "\\|") or " "
+                text.append(f"| `{name}` | `{default.replace('|', '/')}` | {what} |")
+        else:
+            text = [
+                f".. list-table:: Parameters of :class:`{dotted}` and their defaults (from the code)",
+                "   :header-rows: 1",
+                "   :widths: 18 22 60",
+                "",
+                "   * - parameter",
+                "     - default",
+                "     - what it sets (first sentence of its docstring)",
+            ]
+            for name, default, what in rows:
+                text += [f"   * - ``{name}``", f"     - ``{default}``", f"     - {what or ' '}"]
+        node = nodes.container(classes=["mk-defaults"])
         self.state.nested_parse(StringList(text, source=f"<defaults of {dotted}>"), self.content_offset, node)
-        return node.children
+        return [node]
 
 
 class CommandDirective(SphinxDirective):
