@@ -10,6 +10,12 @@ column-generation loop needs::
     scores = columns.scores(sol.pricing_weights)   # KernelColumns: K' w per kernel and centre
     master.violation(scores)                  # > 0: the column would improve the master
 
+C is a float or one C_i >= 0 per row, not all 0, in every hinge and
+epsilon-insensitive master, the SVM of the MKL methods (:mod:`.combined_svm`) and
+the simplex least-squares master: C_i = C w_i for sample weights w, the slack cost
+sum_i C_i xi_i (libsvm's per-sample C), a row of C_i = 0 absent. The ridge masters
+(:mod:`.ridge`), whose C weighs the penalty, take ``sample_weight`` for their residuals.
+
 For the QPs, price only columns not yet in the master: a column in it has
 score_j = alpha_j (eq. 8), which is not a violation. For the LPs every column in
 the master satisfies its dual constraint, so a full scan is safe.

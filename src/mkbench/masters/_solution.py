@@ -36,8 +36,8 @@ class MasterSolution:
     duals : ndarray of shape (n_constraints,)
         Lagrange multipliers u >= 0 of the margin constraints in the papers'
         convention: L = objective - sum_i u_i (margin_i + xi_i - rhs_i), so
-        0 <= u_i <= C, u_i = C where xi_i > 0 and u_i = 0 where the margin
-        constraint is slack (the dual variables u of cgboost eq. 5 and 9, beta of
+        0 <= u_i <= C_i (C, or one per sample), u_i = C_i where xi_i > 0 and u_i = 0
+        where the margin constraint is slack (the dual variables u of cgboost eq. 5 and 9, beta of
         SSMK eq. 10; [u; v] of eq. 13).
     pricing_weights : ndarray of shape (n_rows,)
         w with score_j = K_.j' w for any candidate column K_.j: y * u for the
@@ -131,17 +131,80 @@ def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
     return value
 
 
-def check_C(C: float) -> float:
-    """Return the regularisation parameter C as a float if it is a finite number > 0.
+def check_C(C: float | np.ndarray, n_rows: int | None = None) -> float | np.ndarray:
+    """Return the slack weight C: a float if C is a finite number > 0, else the per-sample weights C_i.
 
-    Anything else (0, a negative number, inf, nan, a string such as ``"1"``, None, a bool) raises
-    ValueError naming the value, and its type where it is not a number.
+    Parameters
+    ----------
+    C : float or array-like of shape (n_rows,)
+        One weight for every slack, or one per sample, C_i = C w_i for sample
+        weights w (scikit-learn's ``sample_weight``, which libsvm reads as a
+        per-sample C); C_i = 0 leaves sample i out of the loss.
+    n_rows : int or None, default=None
+        The number of samples; None accepts a number only.
+
+    Returns
+    -------
+    float or ndarray of shape (n_rows,)
+        A new float64 array for array input (see :func:`check_per_sample`).
+
+    Raises
+    ------
+    ValueError
+        For a number that is not finite and > 0 (0, a negative number, inf, nan), anything
+        that is neither a number nor an array (a string such as ``"1"``, None, a bool), naming
+        the value and its type; for an array, as :func:`check_per_sample` says.
     """
+    if n_rows is not None and np.ndim(C) > 0:
+        return check_per_sample(C, n_rows, "C")
     if isinstance(C, bool) or not isinstance(C, Real):
         raise ValueError(f"C must be a finite number > 0, got {C!r} (a {type(C).__name__}); pass e.g. C=1.0")
     if not np.isfinite(C) or C <= 0:
         raise ValueError(f"C must be a finite number > 0, got {C!r}")
     return float(C)
+
+
+def check_per_sample(values: object, n_rows: int, name: str) -> np.ndarray:
+    """Return per-sample weights as a new float64 array if they are finite, >= 0 and not all 0.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_rows,)
+    n_rows : int
+    name : str
+        What the weights are called in the messages (``"C"``, ``"sample_weight"``).
+
+    Raises
+    ------
+    ValueError
+        Naming the problem: the shape, a dtype that is not real numbers (bools included),
+        NaN or infinite entries, negative entries (the first one's index and value), or
+        every entry 0.
+    """
+    array = np.asarray(values)
+    if array.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must hold real numbers, one per sample; got an array of dtype {array.dtype}")
+    if array.shape != (n_rows,):
+        raise ValueError(
+            f"{name} must be a number > 0 or an array of shape ({n_rows},), one weight >= 0 per sample; "
+            f"got an array of shape {array.shape}"
+        )
+    array = np.array(array, dtype=np.float64)
+    for bad, what in ((~np.isfinite(array), "NaN or infinite"), (array < 0, "negative")):
+        if bad.any():
+            first = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"{name} has {int(bad.sum())} {what} entries (the first {name}[{first}] = {float(array[first])!r}); "
+                "per-sample weights must be finite and >= 0 (0 leaves the sample out)"
+            )
+    if not array.any():
+        raise ValueError(f"{name} is 0 for every sample: at least one weight must be > 0")
+    return array
+
+
+def per_sample(C: float | np.ndarray, n_rows: int) -> np.ndarray:
+    """C_i for every sample: the array itself, or C repeated (the same floats as the scalar)."""
+    return C if isinstance(C, np.ndarray) else np.full(n_rows, C)
 
 
 def check_labels(y: np.ndarray) -> np.ndarray:

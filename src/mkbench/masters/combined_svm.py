@@ -4,13 +4,16 @@ Both SILP (Sonnenburg et al., JMLR 2006) and SimpleMKL (Rakotomamonjy et al.,
 ICML 2007, JMLR 2008) minimise, over kernel weights beta on the simplex,
 
     J(beta) = max_alpha  sum_i alpha_i - 1/2 alpha' Y (sum_k beta_k K_k) Y alpha
-              s.t.  alpha' y = 0,  0 <= alpha <= C,
+              s.t.  alpha' y = 0,  0 <= alpha_i <= C_i,
 
 the dual objective of an SVM with the combined kernel (solved here by
 scikit-learn's libsvm on the precomputed kernel, :mod:`mkbench.masters.libsvm_call`),
 and by Danskin's theorem dJ/dbeta_k = -1/2 alpha*' Y K_k Y alpha* (notes,
 "J(beta)" slide). :class:`CombinedSVM` evaluates both at any beta, reading the
 stack of training kernels (:func:`mkbench.kernels.grid.unit_trace_stack`) in place.
+C_i = C in the papers; a per-sample C_i = C w_i is libsvm's box for sample
+weights w (``SVC.fit(K, y, sample_weight=w)``), and J(beta) and its gradient
+keep their form: only the box changes.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._solution import check_per_sample
 from .libsvm_call import solve_precomputed
 
 __all__ = ["CombinedSVM", "SVMSolution"]
@@ -66,8 +70,9 @@ class CombinedSVM:
         Training kernels (:func:`mkbench.kernels.grid.unit_trace_stack`); read in place, never copied.
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1}.
-    C : float
-        SVM box constraint.
+    C : float or array-like of shape (n_samples,)
+        SVM box constraint, or one per sample, C_i >= 0 (not all 0; a sample of
+        C_i = 0 gets alpha_i = 0).
     tol : float
         libsvm's stopping tolerance.
 
@@ -77,13 +82,13 @@ class CombinedSVM:
         SVMs solved so far.
     """
 
-    def __init__(self, stack: np.ndarray, y: np.ndarray, C: float, tol: float) -> None:
+    def __init__(self, stack: np.ndarray, y: np.ndarray, C: float | np.ndarray, tol: float) -> None:
         self.stack = stack
         self.y = y
-        self.C = C
+        n_kernels, n, _ = stack.shape
+        self.C = check_per_sample(C, n, "C") if np.ndim(C) else C
         self.tol = tol
         self.n_solves = 0
-        n_kernels, n, _ = stack.shape
         self._flat = stack.reshape(n_kernels, n * n)  # a view: rows are the kernels
         self._rows = stack.reshape(n_kernels * n, n)
 

@@ -27,7 +27,7 @@ LP_ROUTES = ("auto", "dual", "primal")
 
 def make_hinge_master(
     y: np.ndarray,
-    C: float,
+    C: float | np.ndarray,
     *,
     penalty: str = "l2",
     alpha_sign: str = "nonneg",
@@ -36,14 +36,17 @@ def make_hinge_master(
     loose_tol: float | None = None,
     **options: object,
 ) -> LPMaster | QPMaster | SVMDualMaster | LinearSVMCDMaster:
-    """The restricted master of min penalty(alpha) + C sum_i xi_i s.t. y_i (K_i. alpha + b) + xi_i >= 1, xi >= 0.
+    """The restricted master of min penalty(alpha) + sum_i C_i xi_i s.t. y_i (K_i. alpha + b) + xi_i >= 1, xi >= 0.
 
     Parameters
     ----------
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1}.
-    C : float
-        Weight of the slacks, > 0.
+    C : float or array-like of shape (n_samples,)
+        Weight of the slacks, > 0 (C_i = C, the papers' C sum_i xi_i); or one per
+        sample, C_i >= 0 (not all 0): C_i = C w_i for ``sample_weight`` w, as
+        scikit-learn's SVC reads it. Every backend takes it; a sample of C_i = 0 is
+        absent (u_i = 0, its slack costs nothing).
     penalty : {"l2", "l1"}, default="l2"
         1/2 ||alpha||_2^2 (cgboost eq. 7, 11; CGEns (1)) or ||alpha||_1, the LP
         (cgboost eq. 4; LPBoost, CGEns eq. 4) solved by HiGHS.

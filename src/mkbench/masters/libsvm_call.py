@@ -62,7 +62,7 @@ def solve_precomputed(
     K: np.ndarray,
     y: np.ndarray,
     *,
-    C: float,
+    C: float | np.ndarray,
     tol: float,
     max_iter: int = -1,
     epsilon: float | None = None,
@@ -70,7 +70,9 @@ def solve_precomputed(
     """Solve the C-SVC dual (labels in {-1, +1}) or, with ``epsilon``, the epsilon-SVR dual.
 
     Equals ``SVC(kernel="precomputed", C=C, tol=tol, max_iter=max_iter).fit(K, y)``
-    (or ``SVR(..., epsilon=epsilon)``) with scikit-learn's other defaults.
+    (or ``SVR(..., epsilon=epsilon)``) with scikit-learn's other defaults; a per-sample
+    C_i = C w_i equals ``fit(K, y, sample_weight=w)``, libsvm's box 0 <= u_i <= C W_i
+    read with C = 1 and W = C_i (the same floats as SVC's product C w_i).
 
     Parameters
     ----------
@@ -78,8 +80,11 @@ def solve_precomputed(
         Kernel (Gram) matrix; already validated by the caller.
     y : ndarray of shape (n_samples,)
         Labels in {-1, +1} (both present), or regression targets when ``epsilon`` is given.
-    C : float
-        Box constraint.
+    C : float or ndarray of shape (n_samples,)
+        Box constraint, or one per sample (>= 0, already validated). The samples of
+        C_i = 0 are left out before libsvm sees them (their coefficients are 0):
+        scikit-learn's libsvm drops them too, but then reports ``support_`` as
+        positions among the samples it kept.
     tol : float
         libsvm's stopping tolerance.
     max_iter : int, default=-1
@@ -91,7 +96,29 @@ def solve_precomputed(
     -------
     LibsvmDual
     """
+    if isinstance(C, np.ndarray):
+        return _solve_weighted(K, y, C, tol=tol, max_iter=max_iter, epsilon=epsilon)
     K = np.ascontiguousarray(K, dtype=np.float64)
+    return _fit(K, y, C=float(C), sample_weight=np.empty(0), tol=tol, max_iter=max_iter, epsilon=epsilon)
+
+
+def _solve_weighted(K, y, C: np.ndarray, *, tol, max_iter, epsilon) -> LibsvmDual:
+    """libsvm with the per-sample box C_i, on the samples of C_i > 0 only, scattered back to all."""
+    kept = np.flatnonzero(C > 0.0)
+    if kept.size < C.size:
+        K, y = np.asarray(K, dtype=np.float64)[np.ix_(kept, kept)], np.asarray(y)[kept]
+    weights = np.ascontiguousarray(C[kept], dtype=np.float64)
+    dual = _fit(np.ascontiguousarray(K, dtype=np.float64), y, C=1.0, sample_weight=weights, tol=tol,
+                max_iter=max_iter, epsilon=epsilon)
+    if kept.size == C.size:
+        return dual
+    coef = np.zeros(C.size)
+    coef[kept] = dual.dual_coef
+    return LibsvmDual(dual_coef=coef, intercept=dual.intercept, iterations=dual.iterations, converged=dual.converged)
+
+
+def _fit(K: np.ndarray, y, *, C: float, sample_weight: np.ndarray, tol, max_iter, epsilon) -> LibsvmDual:
+    """The call of :func:`solve_precomputed` on a contiguous K (``sample_weight`` empty: none)."""
     if epsilon is None:
         # SVC's targets are class indices in sorted order (-1 -> 0, +1 -> 1) ...
         target, svm_type, epsilon = (np.asarray(y) > 0).astype(np.float64), _C_SVC, 0.1
@@ -103,10 +130,11 @@ def solve_precomputed(
         target,
         svm_type=svm_type,
         kernel="precomputed",
-        C=float(C),
+        C=C,
         tol=float(tol),
         epsilon=float(epsilon),
         max_iter=int(max_iter),
+        sample_weight=sample_weight,
         cache_size=200.0,  # SVC's and SVR's default
         shrinking=1,
         gamma=0.0,

@@ -5,7 +5,7 @@ The dual of the restricted LP of :mod:`.lp_highs` is
     max  sum_i u_i
     s.t. sum_i y_i K_ij u_i <= 1        for every column j in the master (|.| <= 1 for free alpha)
          sum_i y_i u_i = 0              with a free offset (|.| <= 1 with a penalised one)
-         0 <= u_i <= C,
+         0 <= u_i <= C_i          (C_i = C, or per sample: C w_i),
 
 so a column generated is a *row* added to the dual. After ``Highs.addRow`` the
 last basis stays dual feasible, and HiGHS's dual simplex restarts from it; the
@@ -24,7 +24,7 @@ from collections.abc import Mapping
 import highspy
 import numpy as np
 
-from ._solution import OPTIMAL, MasterSolution, as_column_block
+from ._solution import OPTIMAL, MasterSolution, as_column_block, per_sample
 from .lp_highs import _LPPricing
 
 __all__ = ["DualLPMaster"]
@@ -42,13 +42,14 @@ class DualLPMaster(_LPPricing):
     Parameters
     ----------
     y, C, alpha_sign, intercept, columns, options, on_failure
-        As for :class:`mkbench.masters.LPMaster`.
+        As for :class:`mkbench.masters.LPMaster`; a per-sample C bounds 0 <= u_i <= C_i,
+        and a row of C_i = 0 is fixed at u_i = 0.
     """
 
     def __init__(
         self,
         y: np.ndarray,
-        C: float,
+        C: float | np.ndarray,
         *,
         alpha_sign: str = "nonneg",
         intercept: str = "none",
@@ -59,7 +60,7 @@ class DualLPMaster(_LPPricing):
         self._highs = self._check(y, C, alpha_sign, intercept, options, on_failure)
         n = self.n_rows
         self._highs.changeObjectiveSense(highspy.ObjSense.kMaximize)
-        self._highs.addCols(n, np.ones(n), np.zeros(n), np.full(n, self.C), 0, *_NO_ENTRIES)
+        self._highs.addCols(n, np.ones(n), np.zeros(n), per_sample(self.C, n), 0, *_NO_ENTRIES)
         self._index = np.arange(n, dtype=np.int32)
         self._n_fixed = 0
         if self.intercept != "none":

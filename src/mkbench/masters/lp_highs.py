@@ -2,13 +2,16 @@
 
 Written as a minimisation over columns [xi | intercept | alpha]:
 
-    min  sum_j |alpha_j| (+ |b| if regularised) + C sum_i xi_i
+    min  sum_j |alpha_j| (+ |b| if regularised) + sum_i C_i xi_i
     s.t. y_i (sum_j K_ij alpha_j + b) + xi_i >= 1,   xi_i >= 0,   i = 1..n
 
 with alpha >= 0 and no b (cgboost eq. 4), or alpha = u - v free with a free,
-unpenalised b (SSMK eq. 9). The n rows are built once; candidate columns are
-appended with ``Highs.addCols`` and the LP is re-solved from the previous simplex
-basis, which HiGHS keeps across ``addCols`` (the new columns enter nonbasic at 0).
+unpenalised b (SSMK eq. 9). The papers' C sum_i xi_i is C_i = C; a per-sample
+C_i = C w_i weighs point i as w_i copies of it (scikit-learn's ``sample_weight``)
+and bounds 0 <= u_i <= C_i in the dual (eq. 5). The n rows are built once;
+candidate columns are appended with ``Highs.addCols`` and the LP is re-solved from
+the previous simplex basis, which HiGHS keeps across ``addCols`` (the new columns
+enter nonbasic at 0).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from ._solution import (
     check_labels,
     dual_violation,
     failure,
+    per_sample,
 )
 
 __all__ = ["DEFAULT_OPTIONS", "LPMaster", "solve_lp"]
@@ -65,7 +69,8 @@ class _LPPricing:
     def _check(self, y, C, alpha_sign, intercept, options, on_failure) -> highspy.Highs:
         """Validate the common arguments; return a HiGHS instance with the options set."""
         self.y = check_labels(y)
-        self.C = check_C(C)
+        self.C = check_C(C, self.y.shape[0])
+        self._absent = np.flatnonzero(per_sample(self.C, self.y.shape[0]) == 0.0)  # rows of C_i = 0
         self.alpha_sign = check_choice("alpha_sign", alpha_sign, ALPHA_SIGNS)
         self.intercept = check_choice("intercept", intercept, INTERCEPTS)
         self.on_failure = check_choice("on_failure", on_failure, ON_FAILURE)
@@ -172,8 +177,10 @@ class LPMaster(_LPPricing):
     ----------
     y : array-like of shape (n_rows,)
         Labels in {-1, +1} of the rows (the labelled points for SSMK).
-    C : float
-        Weight of the hinge slacks, > 0.
+    C : float or array-like of shape (n_rows,)
+        Weight of the hinge slacks, > 0; or one per row, C_i >= 0 (not all 0), the
+        cost C_i xi_i: C_i = C w_i for sample weights w. A row of C_i = 0 is absent
+        (u_i = 0, its slack free; ``xi`` reports its hinge 1 - y_i f(x_i) at the solution).
     alpha_sign : {"nonneg", "free"}, default="nonneg"
         alpha >= 0 (eq. 4) or alpha = u - v with u, v >= 0 (SSMK eq. 9).
     intercept : {"none", "free", "regularized"}, default="none"
@@ -192,7 +199,7 @@ class LPMaster(_LPPricing):
     -----
     Dual sign convention: HiGHS's row dual is d(objective)/d(row bound), which for
     a ">= 1" row of a minimisation is >= 0 and is exactly u_i of the dual LP
-    (cgboost eq. 5; beta_i of SSMK eq. 10), with 0 <= u_i <= C. A candidate column
+    (cgboost eq. 5; beta_i of SSMK eq. 10), with 0 <= u_i <= C (C_i). A candidate column
     K_.j prices at score_j = sum_i u_i y_i K_ij (eq. 6, 11); the restricted
     solution is optimal for the master iff score_j <= 1 (|score_j| <= 1 for free
     alpha) for every column (Theorem 3.1; SSMK Proposition 1).
@@ -201,7 +208,7 @@ class LPMaster(_LPPricing):
     def __init__(
         self,
         y: np.ndarray,
-        C: float,
+        C: float | np.ndarray,
         *,
         alpha_sign: str = "nonneg",
         intercept: str = "none",
@@ -213,7 +220,7 @@ class LPMaster(_LPPricing):
         n = self.n_rows
         no_entries = np.zeros(n, dtype=np.int32), np.zeros(0, dtype=np.int32), np.zeros(0)
         self._highs.addRows(n, np.ones(n), np.full(n, _INF), 0, *no_entries)
-        self._add(np.full(n, self.C), 0.0, sp.identity(n, format="csc"))
+        self._add(per_sample(self.C, n), 0.0, sp.identity(n, format="csc"))
         if self.intercept == "free":
             self._add(np.zeros(1), -_INF, self.y[:, None])
         elif self.intercept == "regularized":
@@ -255,6 +262,9 @@ class LPMaster(_LPPricing):
         x = np.asarray(solution.col_value)
         duals = np.asarray(solution.row_dual)
         n = self.n_rows
+        if self._absent.size:  # a slack of cost 0 is any value above the hinge: report the hinge
+            margins = np.asarray(solution.row_value)[self._absent] - x[self._absent]
+            x[self._absent] = np.maximum(0.0, 1.0 - margins)
         structural = x[self._n_fixed :]
         if self.alpha_sign == "free":
             self._parts = (structural[0::2], structural[1::2])
@@ -274,7 +284,7 @@ class LPMaster(_LPPricing):
         )
 
 
-def solve_lp(K: np.ndarray, y: np.ndarray, C: float, **kwargs: object) -> MasterSolution:
+def solve_lp(K: np.ndarray, y: np.ndarray, C: float | np.ndarray, **kwargs: object) -> MasterSolution:
     """Solve the full master LP with every candidate column of K at once.
 
     Parameters

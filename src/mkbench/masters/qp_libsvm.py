@@ -3,7 +3,7 @@
 With free alpha and a free, unpenalised offset b, the restricted master (cgboost
 eq. 11 with b, §4.1 second case) has the dual
 
-    max_u  sum_i u_i - 1/2 u' Y K_W K_W' Y u    s.t.  sum_i u_i y_i = 0,  0 <= u_i <= C,
+    max_u  sum_i u_i - 1/2 u' Y K_W K_W' Y u    s.t.  sum_i u_i y_i = 0,  0 <= u_i <= C_i,
 
 which is exactly the dual of an SVM whose Gram matrix is G = K_W K_W' (the
 columns of the working set W are the features), and alpha = K_W' Y u (eq. 8
@@ -12,7 +12,8 @@ dual of an SVR on G, with alpha = K_W' (u - v). So each restricted master is one
 libsvm solve with a precomputed kernel, exactly as scikit-learn's SVC / SVR make it
 (:func:`mkbench.masters.libsvm_call.solve_precomputed`, without their per-call input checks), the "existing
 algorithms for constructing single kernel models" the paper means to leverage
-(§7). Adding a column K_.j updates G by the rank-one term K_.j K_.j'.
+(§7). Adding a column K_.j updates G by the rank-one term K_.j K_.j'. A per-sample
+C_i = C w_i is libsvm's own per-sample box (SVC's ``sample_weight``).
 
 Why this backend: the interior-point QP (:mod:`.qp_osqp`, Clarabel) costs
 seconds per restricted master on MNIST-1000 once a few hundred columns are in,
@@ -67,8 +68,11 @@ class SVMDualMaster(FreeSignQPPricing):
     ----------
     y : array-like of shape (n_rows,)
         Labels in {-1, +1} (hinge) or real responses (epsilon-insensitive).
-    C : float
-        Weight of the slacks, > 0.
+    C : float or array-like of shape (n_rows,)
+        Weight of the slacks, > 0; or one per row, C_i >= 0 (not all 0): C_i = C w_i
+        for sample weights w, solved as ``SVC(C=C).fit(K_W K_W', y, sample_weight=w)``
+        would (:func:`.solve_precomputed`). Rows of C_i = 0 are left out of libsvm's
+        problem (u_i = 0).
     loss : {"hinge", "epsilon_insensitive"}, default="hinge"
         Classification (eq. 11 with b) or regression (eq. 13 with b).
     epsilon : float, default=0.1
@@ -101,7 +105,7 @@ class SVMDualMaster(FreeSignQPPricing):
     def __init__(
         self,
         y: np.ndarray,
-        C: float,
+        C: float | np.ndarray,
         *,
         loss: str = "hinge",
         epsilon: float = 0.1,
@@ -111,10 +115,10 @@ class SVMDualMaster(FreeSignQPPricing):
         on_failure: str = "raise",
     ) -> None:
         self.loss = check_choice("loss", loss, LOSSES)
-        self.C = check_C(C)
         self.on_failure = check_choice("on_failure", on_failure, ON_FAILURE)
         self.epsilon = check_epsilon(epsilon)
         self.y = check_labels(y) if self.loss == "hinge" else check_responses(y)
+        self.C = check_C(C, self.n_rows)
         self.tol = float(tol)
         self.max_iter = int(max_iter)
         self._columns = ColumnStore(self.n_rows)
@@ -246,7 +250,7 @@ class NonnegSVMDualMaster(NonnegActiveSet, SVMDualMaster):
     def __init__(
         self,
         y: np.ndarray,
-        C: float,
+        C: float | np.ndarray,
         *,
         entry_tol: float = 1e-7,
         max_steps: int | None = None,
@@ -276,7 +280,7 @@ _FIT_INTERCEPT = {"free": "True", "regularized": "'regularized'"}
 
 def make_qp_master(
     y: np.ndarray,
-    C: float,
+    C: float | np.ndarray,
     *,
     alpha_sign: str = "nonneg",
     intercept: str = "none",
@@ -288,8 +292,8 @@ def make_qp_master(
     Parameters
     ----------
     y, C, alpha_sign, intercept, **options
-        As for :class:`.QPMaster`; ``loss``, ``epsilon``, ``columns`` and
-        ``on_failure`` go to every backend.
+        As for :class:`.QPMaster` (C a float or one C_i >= 0 per sample, taken by every
+        backend); ``loss``, ``epsilon``, ``columns`` and ``on_failure`` go to every backend.
     solver : {"clarabel", "osqp", "libsvm", "dual_cd"}, default="clarabel"
         "libsvm" (:class:`SVMDualMaster`) needs a free offset; "dual_cd"
         (liblinear's dual coordinate descent, warm-started) solves classification

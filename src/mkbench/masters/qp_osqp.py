@@ -2,12 +2,17 @@
 
 Written as a minimisation over x = [b | xi | alpha] with one slack per margin constraint r:
 
-    min  1/2 sum_j alpha_j^2 (+ 1/2 b^2 if regularised) + C sum_r xi_r
+    min  1/2 sum_j alpha_j^2 (+ 1/2 b^2 if regularised) + sum_r C_{i(r)} xi_r
     s.t. s_r (sum_j K_{i(r) j} alpha_j + b) + xi_r >= rhs_r,   xi_r >= 0,   (alpha >= 0)
 
 Hinge loss (eq. 7, 11): one constraint per row, s_r = y_r, rhs_r = 1.
 Epsilon-insensitive loss (eq. 13): two per row, s = (+1, -1), rhs = (y_i - eps, -y_i - eps),
 slacks (xi_i, eta_i).
+
+The papers' C sum_r xi_r is C_i = C; a per-sample C_i = C w_i weighs row i as w_i
+copies of it (scikit-learn's ``sample_weight``). The constraints of rows with
+C_i = 0 are left out of the solver's problem (their slack would cost nothing, so
+any value above the loss would be optimal), and reported with u = 0.
 
 OSQP cannot add variables to a set-up problem, so :meth:`QPMaster.add_columns`
 only stores the columns and the next :meth:`QPMaster.solve` runs ``setup`` again
@@ -54,6 +59,7 @@ from ._solution import (
     check_responses,
     dual_violation,
     failure,
+    per_sample,
     qp_duality_gap,
 )
 
@@ -70,8 +76,11 @@ class QPMaster:
     ----------
     y : array-like of shape (n_rows,)
         Labels in {-1, +1} (hinge) or real responses (epsilon-insensitive).
-    C : float
-        Weight of the slacks, > 0.
+    C : float or array-like of shape (n_rows,)
+        Weight of the slacks, > 0; or one per row, C_i >= 0 (not all 0), weighing
+        both slacks of row i in regression: C_i = C w_i for sample weights w. A row
+        of C_i = 0 is absent: u_i (and v_i) = 0, and ``xi`` reports its loss at the
+        solution, max(0, rhs_r - s_r f(x_i)).
     loss : {"hinge", "epsilon_insensitive"}, default="hinge"
         Classification (eq. 7, 11) or regression (eq. 13).
     epsilon : float, default=0.1
@@ -108,7 +117,7 @@ class QPMaster:
     Dual sign convention: OSQP returns y with P x + q + A' y = 0, negative on an
     active lower bound; the masters report u = -y on the margin rows, the
     nonnegative multipliers u_i of cgboost eq. 8-9 (and [u; v] of eq. 13), with
-    0 <= u <= C. A candidate column K_.j prices at score_j = K_.j' w with
+    0 <= u_i <= C_i. A candidate column K_.j prices at score_j = K_.j' w with
     w = ``pricing_weights`` (y * u, or u - v); the restricted solution is optimal
     for the master iff score_j <= 0 for every column not in it when alpha >= 0
     (Theorem 3.1, eq. 10), or score_j = 0 when alpha is free (Remark 4.1-4.2, eq.
@@ -121,7 +130,7 @@ class QPMaster:
     def __init__(
         self,
         y: np.ndarray,
-        C: float,
+        C: float | np.ndarray,
         *,
         loss: str = "hinge",
         epsilon: float = 0.1,
@@ -137,7 +146,6 @@ class QPMaster:
         on_failure: str = "raise",
     ) -> None:
         self.loss = check_choice("loss", loss, LOSSES)
-        self.C = check_C(C)
         self.alpha_sign = check_choice("alpha_sign", alpha_sign, ALPHA_SIGNS)
         self.intercept = check_choice("intercept", intercept, INTERCEPTS)
         self.on_failure = check_choice("on_failure", on_failure, ON_FAILURE)
@@ -154,6 +162,11 @@ class QPMaster:
             self._sign = np.repeat([1.0, -1.0], n)
             self._rhs = np.concatenate([self.y - epsilon, -self.y - epsilon])
         self.epsilon = float(epsilon)
+        self.C = check_C(C, self.n_rows)
+        self._cost = per_sample(self.C, self.n_rows)[self._row]  # C_i(r) of every margin constraint r
+        present = self._cost > 0.0
+        self._kept = None if present.all() else np.flatnonzero(present)  # the constraints the solver sees
+        self._m = self.n_constraints if self._kept is None else self._kept.size
         if self.solver == "osqp":
             defaults = {"eps_abs": eps_abs, "eps_rel": eps_rel, "polishing": polishing, "max_iter": max_iter}
         else:
@@ -192,15 +205,20 @@ class QPMaster:
         self._margin.append(self._sign[:, None] * K[self._row])
         self._solver = None
 
+    def _kept_rows(self, a: np.ndarray) -> np.ndarray:
+        """The entries (rows) of a constraint-indexed ``a`` that the solver sees: all but those of C_i = 0."""
+        return a if self._kept is None else a[self._kept]
+
     def _problem(self) -> tuple[sp.csc_matrix, np.ndarray, sp.csc_matrix, np.ndarray, np.ndarray]:
         """OSQP data (P, q, A, l, u) for x = [b | xi | alpha]; rows: margins, xi >= 0, (alpha >= 0)."""
-        m, k, n_b = self.n_constraints, self.n_columns, self._n_b
+        m, k, n_b = self._m, self.n_columns, self._n_b
         P = sp.diags(np.concatenate([np.full(n_b, self._b_weight), np.zeros(m), np.ones(k)]), format="csc")
-        q = np.concatenate([np.zeros(n_b), np.full(m, self.C), np.zeros(k)])
-        b_columns = np.repeat(self._sign[:, None], n_b, axis=1)
-        margins = sp.hstack([sp.csc_matrix(b_columns), sp.identity(m), sp.csc_matrix(self._margin.array)])
+        q = np.concatenate([np.zeros(n_b), self._kept_rows(self._cost), np.zeros(k)])
+        b_columns = np.repeat(self._kept_rows(self._sign)[:, None], n_b, axis=1)
+        margin = self._kept_rows(self._margin.array)
+        margins = sp.hstack([sp.csc_matrix(b_columns), sp.identity(m), sp.csc_matrix(margin)])
         slacks = sp.hstack([sp.csc_matrix((m, n_b)), sp.identity(m), sp.csc_matrix((m, k))])
-        blocks, lower = [margins, slacks], [self._rhs, np.zeros(m)]
+        blocks, lower = [margins, slacks], [self._kept_rows(self._rhs), np.zeros(m)]
         if self.alpha_sign == "nonneg":
             blocks.append(sp.hstack([sp.csc_matrix((k, n_b + m)), sp.identity(k)]))
             lower.append(np.zeros(k))
@@ -216,10 +234,10 @@ class QPMaster:
         old optimum instead of next to it. Free alpha has no bound rows.
         """
         x, y = self._warm
-        n_new = self.n_columns - (x.shape[0] - self._n_b - self.n_constraints)
+        n_new = self.n_columns - (x.shape[0] - self._n_b - self._m)
         x = np.concatenate([x, np.zeros(n_new)])
         if self.alpha_sign == "nonneg":
-            scores = self._margin.array[:, self.n_columns - n_new :].T @ -y[: self.n_constraints]
+            scores = self._kept_rows(self._margin.array[:, self.n_columns - n_new :]).T @ -y[: self._m]
             y = np.concatenate([y, np.minimum(scores, 0.0)])
         return x, y
 
@@ -253,21 +271,33 @@ class QPMaster:
                 remedy=SOLVER_REMEDY if self.solver == "osqp" else SCALE_REMEDY,
             )
         self._warm = (x, y)
-        m, n_b = self.n_constraints, self._n_b
+        m, n_b = self._m, self._n_b
         intercept = x[:n_b].sum()
         xi, alpha = x[n_b : n_b + m], x[n_b + m :]
         duals = -y[:m]
+        if self._kept is None:
+            slack_cost = self.C * xi.sum() if isinstance(self.C, float) else self._cost @ xi
+        else:  # the left-out constraints: u = 0, and the slack of the model's loss there
+            xi, duals = self._with_absent_rows(xi, duals, alpha, intercept)
+            slack_cost = self._cost @ xi
         return MasterSolution(
             alpha=alpha,
             intercept=float(intercept),
             xi=xi,
             duals=duals,
             pricing_weights=np.bincount(self._row, weights=duals * self._sign, minlength=self.n_rows),
-            objective=float(0.5 * (alpha @ alpha + self._b_weight * intercept**2) + self.C * xi.sum()),
+            objective=float(0.5 * (alpha @ alpha + self._b_weight * intercept**2) + slack_cost),
             status=OPTIMAL,
             iterations=iterations,
             seconds=seconds,
         )
+
+    def _with_absent_rows(self, xi, duals, alpha, intercept) -> tuple[np.ndarray, np.ndarray]:
+        """xi and u over every constraint from the solver's: u = 0 where C_i = 0, xi the loss max(0, rhs - margin)."""
+        margins = self._margin.array @ alpha + self._sign * intercept
+        full_xi, full_duals = np.maximum(0.0, self._rhs - margins), np.zeros(self.n_constraints)
+        full_xi[self._kept], full_duals[self._kept] = xi, duals
+        return full_xi, full_duals
 
     def _solve_osqp(self) -> tuple[np.ndarray, np.ndarray, str | None, int]:
         """(x, y, failure status or None, iterations) from OSQP, set up again after new columns."""
@@ -307,7 +337,7 @@ class QPMaster:
         return qp_duality_gap(scores, free_sign=self.alpha_sign == "free")
 
 
-def solve_qp(K: np.ndarray, y: np.ndarray, C: float, **kwargs: object) -> MasterSolution:
+def solve_qp(K: np.ndarray, y: np.ndarray, C: float | np.ndarray, **kwargs: object) -> MasterSolution:
     """Solve the full master QP with every candidate column of K at once.
 
     Parameters

@@ -19,6 +19,12 @@ by nu, and then frozen.
 Both return a :class:`~mkbench.masters.MasterSolution` whose ``pricing_weights``
 are the residuals r = y - K_hat alpha - b e, so a candidate column K_i is priced
 by K_i' r (eq. 11, 12, 16, 17).
+
+Both take ``sample_weight`` w >= 0, the weighted residuals 1/2 sum_i w_i r_i^2 in
+place of 1/2 ||r||^2 (integer weights: the rows repeated; 0: the row left out).
+The normal equations become [G'WG + C I] theta = G'Wy, the stagewise step
+K_t'Wr / K_t'WK_t, and a column is priced by K_i'Wr: ``pricing_weights`` (and
+``duals``) are then W r, while ``xi`` stays the residual r.
 """
 
 from __future__ import annotations
@@ -29,18 +35,33 @@ import numpy as np
 from scipy.linalg import cho_solve, solve_triangular
 
 from ..exceptions import SolverError
-from ._solution import OPTIMAL, ColumnStore, MasterSolution, as_column_block, check_C, check_responses
+from ._solution import (
+    OPTIMAL,
+    ColumnStore,
+    MasterSolution,
+    as_column_block,
+    check_C,
+    check_per_sample,
+    check_responses,
+)
 
 __all__ = ["RidgeMaster", "StagewiseMaster"]
 
 
 class _ResidualMaster:
-    """What both masters share: the responses, the residual solution record, the pricing rule."""
+    """What both masters share: the responses and weights, the residual solution record, the pricing rule."""
 
-    def __init__(self, y: np.ndarray) -> None:
+    def __init__(self, y: np.ndarray, sample_weight: np.ndarray | None) -> None:
         self.y = check_responses(y)
         if self.y.size == 0:
             raise ValueError("a least-squares master needs at least one response, got none")
+        self.sample_weight = (
+            None if sample_weight is None else check_per_sample(sample_weight, self.n_rows, "sample_weight")
+        )
+
+    def _weigh(self, v: np.ndarray) -> np.ndarray:
+        """W v: ``v`` itself without sample weights."""
+        return v if self.sample_weight is None else self.sample_weight * v
 
     @property
     def n_rows(self) -> int:
@@ -52,12 +73,13 @@ class _ResidualMaster:
 
     def _solution(self, alpha: np.ndarray, intercept: float, residual: np.ndarray,
                   objective: float, seconds: float) -> MasterSolution:
+        weighted = self._weigh(residual)
         return MasterSolution(
             alpha=alpha,
             intercept=float(intercept),
             xi=residual,
-            duals=residual,
-            pricing_weights=residual,
+            duals=weighted,
+            pricing_weights=weighted,
             objective=float(objective),
             status=OPTIMAL,
             iterations=0,
@@ -69,7 +91,8 @@ class RidgeMaster(_ResidualMaster):
     """Kernel ridge regression on the generated columns with a penalised offset b (MARK eq. 8, 9).
 
     Minimises H(alpha, b) = C/2 (alpha'alpha + b^2) + 1/2 ||y - K_hat alpha - b e||^2
-    (eq. 8) over the columns K_hat added so far. The unknowns are kept in the
+    (eq. 8) over the columns K_hat added so far; with ``sample_weight`` w,
+    C/2 (alpha'alpha + b^2) + 1/2 sum_i w_i r_i^2. The unknowns are kept in the
     order [b; alpha], i.e. G = [e  K_hat] (eq. 9 with e first, a permutation that
     changes nothing), so that every new column extends the Cholesky factor at its end.
 
@@ -78,22 +101,26 @@ class RidgeMaster(_ResidualMaster):
     y : array-like of shape (n_samples,)
         Responses (MARK-L passes them centred, see :class:`mkbench.MARKRegressor`).
     C : float
-        Ridge parameter C > 0 of eq. 8, 9.
+        Ridge parameter C > 0 of eq. 8, 9 (it weighs the penalty, so the per-sample
+        weights come as ``sample_weight``, not as an array C).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights w_i >= 0 of the squared residuals (not all 0); None: all 1.
 
     Attributes
     ----------
     n_columns : int
         Kernel columns in the master (the offset column e not counted).
     gram : ndarray of shape (n_columns + 1, n_columns + 1)
-        G'G of eq. 13 in the order [e, K_hat], rebuilt from the factor (for checks).
+        G'G of eq. 13 (G'WG with weights) in the order [e, K_hat], rebuilt from the factor (for checks).
     """
 
-    def __init__(self, y: np.ndarray, C: float) -> None:
-        super().__init__(y)
+    def __init__(self, y: np.ndarray, C: float, *, sample_weight: np.ndarray | None = None) -> None:
+        super().__init__(y, sample_weight)
         self.C = check_C(C)
         self._K = ColumnStore(self.n_rows)  # K_hat; the column e is implicit
-        self._L = np.array([[np.sqrt(self.n_rows + self.C)]])  # lower Cholesky factor of G'G + C I
-        self._Gty = np.array([self.y.sum()])
+        e_We = self.n_rows if self.sample_weight is None else self.sample_weight.sum()
+        self._L = np.array([[np.sqrt(e_We + self.C)]])  # lower Cholesky factor of G'WG + C I
+        self._Gty = np.array([self._weigh(self.y).sum()])
 
     @property
     def n_columns(self) -> int:
@@ -121,9 +148,10 @@ class RidgeMaster(_ResidualMaster):
             small for nearly repeated columns).
         """
         for g in as_column_block(K, self.n_rows).T:
-            v = np.concatenate(([g.sum()], self._K.array.T @ g))  # eq. 15 and eq. 14
+            Wg = self._weigh(g)
+            v = np.concatenate(([Wg.sum()], self._K.array.T @ Wg))  # eq. 15 and eq. 14
             ell = solve_triangular(self._L, v, lower=True, check_finite=False)
-            schur = g @ g + self.C - ell @ ell
+            schur = g @ Wg + self.C - ell @ ell
             if not schur > 0:
                 raise SolverError(
                     f"G'G + C I lost positive definiteness to rounding when adding column "
@@ -135,7 +163,7 @@ class RidgeMaster(_ResidualMaster):
             L[m, :m] = ell
             L[m, m] = np.sqrt(schur)
             self._L = L
-            self._Gty = np.append(self._Gty, g @ self.y)
+            self._Gty = np.append(self._Gty, Wg @ self.y)
             self._K.append(g[:, None])
 
     def solve(self) -> MasterSolution:
@@ -151,21 +179,22 @@ class RidgeMaster(_ResidualMaster):
         start = perf_counter()
         theta = cho_solve((self._L, True), self._Gty, check_finite=False)
         residual = self.y - theta[0] - self._K.array @ theta[1:]
-        objective = 0.5 * self.C * (theta @ theta) + 0.5 * (residual @ residual)
+        objective = 0.5 * self.C * (theta @ theta) + 0.5 * (residual @ self._weigh(residual))
         return self._solution(theta[1:].copy(), theta[0], residual, objective, perf_counter() - start)
 
     def duality_gap(self, scores: np.ndarray) -> float:
         """Primal minus dual objective of the ridge problem over *all* candidate columns.
 
-        At the restricted optimum the dual point u = r is feasible for the full
-        problem, whose dual is max_u u'y - ||u||^2 / 2 - ||G'u||^2 / (2C); the gap is
-        sum_j (K_j' r)^2 / (2C) over the candidate columns j not in the master (the
-        ridge analogue of cgboost Proposition 4.1). It bounds H - H* of the full eq. 8.
+        At the restricted optimum the dual point u = r (W r with weights) is feasible
+        for the full problem, whose dual is max_u u'y - u'W^-1 u / 2 - ||G'u||^2 / (2C)
+        (u_i = 0 where w_i = 0); the gap is sum_j (K_j' u)^2 / (2C) over the candidate
+        columns j not in the master (the ridge analogue of cgboost Proposition 4.1).
+        It bounds H - H* of the full eq. 8.
 
         Parameters
         ----------
         scores : ndarray
-            K_j' r of every candidate column not in the master.
+            K_j' u of every candidate column not in the master (u = ``pricing_weights``).
         """
         scores = np.asarray(scores, dtype=np.float64)
         return float(scores @ scores) / (2.0 * self.C) if scores.size else 0.0
@@ -175,8 +204,9 @@ class StagewiseMaster(_ResidualMaster):
     """The stagewise update with shrinkage of MARK-S (Algorithm 3.2, steps 10-11).
 
     Each added column K_t gets alpha_t = argmin_a ||r - a K_t||^2 = K_t'r / K_t'K_t
-    (step 10), the residual becomes r - nu alpha_t K_t (step 11), and the model
-    keeps the coefficient nu alpha_t (step 13) for good. There is no offset here:
+    (step 10; K_t'Wr / K_t'WK_t with ``sample_weight``), the residual becomes
+    r - nu alpha_t K_t (step 11), and the model keeps the coefficient nu alpha_t
+    (step 13) for good. There is no offset here:
     MARK-S fixes b = mean(y) (step 1) and passes y - b.
 
     Parameters
@@ -185,10 +215,12 @@ class StagewiseMaster(_ResidualMaster):
         Responses (centred by the caller).
     nu : float
         Shrinkage factor, 0 < nu <= 1.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weights w_i >= 0 of the squared residuals (not all 0); None: all 1.
     """
 
-    def __init__(self, y: np.ndarray, nu: float) -> None:
-        super().__init__(y)
+    def __init__(self, y: np.ndarray, nu: float, *, sample_weight: np.ndarray | None = None) -> None:
+        super().__init__(y, sample_weight)
         if not (np.isfinite(nu) and 0 < nu <= 1):
             raise ValueError(f"the shrinkage nu must lie in (0, 1], got {nu!r}")
         self.nu = float(nu)
@@ -208,17 +240,19 @@ class StagewiseMaster(_ResidualMaster):
             For a column of zeros, which has no least-squares weight.
         """
         for g in as_column_block(K, self.n_rows).T:
-            norm2 = g @ g
+            Wg = self._weigh(g)
+            norm2 = g @ Wg
             if norm2 == 0:
-                raise ValueError("a stagewise step needs a nonzero column; got a column of zeros")
-            step = self.nu * (g @ self._residual) / norm2
+                where = "" if self.sample_weight is None else " on the rows of weight > 0"
+                raise ValueError(f"a stagewise step needs a nonzero column; got a column of zeros{where}")
+            step = self.nu * (Wg @ self._residual) / norm2
             self._residual -= step * g
             self._coef.append(float(step))
 
     def solve(self) -> MasterSolution:
         """The current model: the frozen coefficients nu alpha_t and the residual (no re-fit)."""
         residual = self._residual.copy()
-        return self._solution(np.array(self._coef), 0.0, residual, 0.5 * (residual @ residual), 0.0)
+        return self._solution(np.array(self._coef), 0.0, residual, 0.5 * (residual @ self._weigh(residual)), 0.0)
 
     def duality_gap(self, scores: np.ndarray) -> float:
         """Not defined: MARK-S solves no optimisation problem over the chosen columns."""

@@ -5,18 +5,15 @@ The CGEns master is the linear SVM (1) over the outputs of the chosen learners
 liblinear's offset convention (a constant feature B appended to every point, so
 that b = B w_B is penalised as w_B^2 / 2) its dual is
 
-    min_alpha  1/2 alpha' Q alpha - 1' alpha   s.t.  0 <= alpha_i <= C,
+    min_alpha  1/2 alpha' Q alpha - 1' alpha   s.t.  0 <= alpha_i <= C_i,
     Q_st = y_s y_t (h(x_s)' h(x_t) + B^2),
 
-with no equality constraint: adding a learner changes Q but not the feasible
-set, so the previous alpha is a feasible start of the next master, and the
-weight of the new learner, w_j = sum_i y_i alpha_i h_j(x_i), is its pricing
-score (eq. 8). :func:`_dual_cd` is liblinear's solver for this dual
-(``solve_l2r_l1l2_svc``, Hsieh et al., "A dual coordinate descent method for
-large-scale linear SVM", ICML 2008, Algorithm 1 with shrinking), written again
-because liblinear, inside scikit-learn or not, can neither start from a given
-alpha nor return it, and both are what column generation needs: alpha prices
-the next learner, and starting from it is what makes each master cheap.
+(C_i = C in the paper; C w_i for sample weights w) with no equality constraint:
+adding a learner changes Q but not the feasible set, so the previous alpha is a
+feasible start of the next master, and the weight of the new learner,
+w_j = sum_i y_i alpha_i h_j(x_i), is its pricing score (eq. 8). It is solved by
+liblinear's dual coordinate descent, written again to start warm
+(:mod:`.dual_cd`).
 
 Coordinate descent slows as C grows (thousands of passes per master at C = 1);
 a solve that has not converged after ``NEWTON_AFTER`` passes per smoothing stage
@@ -38,7 +35,6 @@ from __future__ import annotations
 
 from time import perf_counter
 
-import numba
 import numpy as np
 
 from ._solution import (
@@ -53,11 +49,13 @@ from ._solution import (
     check_choice,
     check_labels,
     failure,
+    per_sample,
 )
 from .active_set import NonnegActiveSet
+from .dual_cd import _dual_cd, projected_gradient_span
 from .svm_newton import huber_newton, smoothing_widths
 
-__all__ = ["LinearSVMCDMaster", "NonnegLinearSVMCDMaster"]
+__all__ = ["LinearSVMCDMaster", "NonnegLinearSVMCDMaster", "projected_gradient_span"]
 
 #: Passes of coordinate descent a solve gets, per smoothing stage Newton's method would need
 #: (:func:`.smoothing_widths`: 1 at liblinear's loose 0.1, 7 at 1e-3), before it turns to Newton's
@@ -71,104 +69,6 @@ NEWTON_AFTER = 50
 PROBE_EVERY = 10
 
 
-def projected_gradient_span(X, y, alpha, w, C, shift=0.0) -> float:
-    """liblinear's stopping measure at alpha: the span max - min of the dual's projected gradients.
-
-    The gradient of point i is g_i = y_i (x_i' w + shift) - 1, projected to min(g_i, 0)
-    at alpha_i = 0 and max(g_i, 0) at alpha_i = C (:func:`_dual_cd` stops when the
-    span over a pass is at most its tolerance).
-    """
-    g = y * (X @ w + shift) - 1.0
-    projected = np.where(alpha <= 0.0, np.minimum(g, 0.0), np.where(alpha >= C, np.maximum(g, 0.0), g))
-    return float(projected.max() - projected.min()) if projected.size else 0.0
-
-
-@numba.njit(cache=True, nogil=True)
-def _dual_cd(X, y, alpha, w, QD, C, eps, max_epochs, seed, shift=0.0):  # pragma: no cover - compiled
-    """liblinear's dual coordinate descent for the hinge-loss SVM, from the given alpha.
-
-    With ``shift`` = mu the margins are y_i (w'x_i + mu): the subproblem of the
-    method of multipliers in :mod:`.svm_cd_offset` (mu, a fixed part of the offset).
-
-    Parameters
-    ----------
-    X : ndarray of shape (n, k)
-        Rows x_i, each contiguous in memory; the offset feature B is one column.
-    y : ndarray of shape (n,)
-        Labels in {-1, +1}.
-    alpha : ndarray of shape (n,)
-        Feasible start (0 <= alpha <= C), updated in place.
-    w : ndarray of shape (k,)
-        sum_i y_i alpha_i x_i on entry, kept so in place.
-    QD : ndarray of shape (n,)
-        ||x_i||^2.
-    C, eps : float
-        Box bound; stop when the projected gradients of an epoch span <= eps
-        over all points (liblinear's criterion).
-    max_epochs : int
-    seed : int
-        Seeds the random order of each epoch.
-    shift : float, default=0.0
-        A fixed offset added to every output w'x_i.
-
-    Returns
-    -------
-    epochs : int
-        Passes run.
-    converged : bool
-    """
-    np.random.seed(seed)
-    n, k = X.shape
-    index = np.arange(n)
-    active = n
-    pg_max_old, pg_min_old = np.inf, -np.inf
-    for epoch in range(max_epochs):
-        for s in range(active):
-            r = s + np.random.randint(0, active - s)
-            index[s], index[r] = index[r], index[s]
-        pg_max, pg_min = -np.inf, np.inf
-        s = 0
-        while s < active:
-            i = index[s]
-            g = 0.0
-            for j in range(k):
-                g += w[j] * X[i, j]
-            g = y[i] * (g + shift) - 1.0
-            pg = 0.0
-            if alpha[i] == 0.0:
-                if g > pg_max_old:  # shrink: stays at its bound
-                    active -= 1
-                    index[s], index[active] = index[active], index[s]
-                    continue
-                pg = min(g, 0.0)
-            elif alpha[i] == C:
-                if g < pg_min_old:
-                    active -= 1
-                    index[s], index[active] = index[active], index[s]
-                    continue
-                pg = max(g, 0.0)
-            else:
-                pg = g
-            pg_max = max(pg_max, pg)
-            pg_min = min(pg_min, pg)
-            if abs(pg) > 1e-12:
-                old = alpha[i]
-                alpha[i] = min(max(old - g / QD[i], 0.0), C)
-                d = (alpha[i] - old) * y[i]
-                for j in range(k):
-                    w[j] += d * X[i, j]
-            s += 1
-        if pg_max - pg_min <= eps:
-            if active == n:
-                return epoch + 1, True
-            active = n  # converged on the shrunk set: check every point once more
-            pg_max_old, pg_min_old = np.inf, -np.inf
-            continue
-        pg_max_old = pg_max if pg_max > 0.0 else np.inf
-        pg_min_old = pg_min if pg_min < 0.0 else -np.inf
-    return max_epochs, False
-
-
 class LinearSVMCDMaster(FreeSignQPPricing):
     """Restricted linear SVM (1) with liblinear's penalised offset, by warm-started dual coordinate descent.
 
@@ -176,8 +76,10 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     ----------
     y : array-like of shape (n_rows,)
         Labels in {-1, +1}.
-    C : float
-        Weight of the hinge slacks, > 0.
+    C : float or array-like of shape (n_rows,)
+        Weight of the hinge slacks, > 0; or one per row, C_i >= 0 (not all 0), the
+        box 0 <= alpha_i <= C_i (C_i = C w_i for sample weights w). A row of C_i = 0
+        keeps alpha_i = 0 and is never visited.
     intercept_scaling : float, default=1.0
         B, the constant feature that carries the offset (liblinear's bias, scikit-learn's
         ``intercept_scaling``); b = B w_B is penalised as w_B^2 / 2.
@@ -222,17 +124,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     masters it kept from Newton's method went to Clarabel). ``n_newton_solves`` counts
     the solves it ended; ``iterations`` counts its steps beside the passes.
 
-    Why not an exact active set at large C (issue 20, measured 2026-11-26 on MNIST
-    odd/even, n = 10^4, stumps): the points with 0 < alpha_i < C number about k + 1,
-    but from one master to the next about 250 points change between alpha = 0,
-    free and alpha = C. A SimpleSVM-style primal active set over the margin
-    partition (exact line search across the hinge breakpoints, duplicate points
-    merged, margins perturbed against cycling) moved one point into or out of the
-    free set per step and took 15 000-37 000 steps per master at k = 25-60
-    (C = 0.1), each costing about a pass, against hundreds to a few thousand
-    passes here. liblinear itself, from scratch on the same master (k = 149),
-    took 0.95 s at C = 1 and tol 0.1, where this solver took 0.36 s warm;
-    ``benchmarks/cgens_across_c.py`` compares the two over whole paths.
+    Why coordinate descent and not an exact active set at large C: :mod:`.dual_cd`.
     """
 
     intercept = "regularized"
@@ -243,7 +135,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     def __init__(
         self,
         y: np.ndarray,
-        C: float,
+        C: float | np.ndarray,
         *,
         intercept_scaling: float = 1.0,
         columns: np.ndarray | None = None,
@@ -253,7 +145,8 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         loose_tol: float | None = None,
     ) -> None:
         self.y = check_labels(y)
-        self.C = check_C(C)
+        self.C = check_C(C, self.n_rows)
+        self._box = per_sample(self.C, self.n_rows)  # C_i, as coordinate descent reads it
         if not (np.isfinite(intercept_scaling) and intercept_scaling > 0):
             raise ValueError(f"intercept_scaling must be a finite number > 0, got {intercept_scaling!r}")
         if not tol > 0:
@@ -339,7 +232,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
 
     def _descend(self, budget: int) -> tuple[int, bool]:
         """Dual coordinate descent from the current alpha for at most ``budget`` passes: (passes, converged)."""
-        return _dual_cd(self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps, budget, 0)
+        return _dual_cd(self._X.array, self.y, self._alpha, self._w, self._QD, self._box, self._eps, budget, 0)
 
     def _finish(self, iterations: int, converged: bool) -> tuple[np.ndarray, float, int, bool]:
         """(y * alpha, b = B w_B, iterations, converged) at the current alpha."""
@@ -464,7 +357,7 @@ class NonnegLinearSVMCDMaster(NonnegActiveSet, LinearSVMCDMaster):
     def __init__(
         self,
         y: np.ndarray,
-        C: float,
+        C: float | np.ndarray,
         *,
         loose_tol: float | None = 0.1,
         entry_tol: float = 1e-7,

@@ -4,14 +4,16 @@ CG-Boost's QP (7) or (11) with a free, unregularised offset b (cgboost §4.1,
 second case) is a linear SVM over the kernel columns K_W whose dual carries the
 equality y'u = 0:
 
-    min_u  1/2 u'Y K_W K_W' Y u - 1'u   s.t.  0 <= u <= C,  y'u = 0.
+    min_u  1/2 u'Y K_W K_W' Y u - 1'u   s.t.  0 <= u_i <= C_i,  y'u = 0
+
+(C_i = C, or C w_i for sample weights w).
 
 Coordinate descent cannot keep an equality, so the equality is handled by the
 method of multipliers (Hestenes 1969; Bertsekas, *Constrained Optimization and
 Lagrange Multiplier Methods*, 1982, ch. 2): with a multiplier mu and a penalty
 rho = B^2 the augmented subproblem
 
-    min_u  1/2 u'Y (K_W K_W' + B^2 11') Y u - sum_i u_i (1 - mu y_i)   s.t.  0 <= u <= C
+    min_u  1/2 u'Y (K_W K_W' + B^2 11') Y u - sum_i u_i (1 - mu y_i)   s.t.  0 <= u_i <= C_i
 
 is liblinear's dual with a constant feature B and every output shifted by mu
 (:func:`.svm_cd._dual_cd` with ``shift=mu``), and the update mu <- mu + B^2 y'u
@@ -45,7 +47,8 @@ import numpy as np
 
 from ._solution import MasterSolution
 from .qp_osqp import solve_qp
-from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster, _dual_cd
+from .dual_cd import _dual_cd
+from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster
 
 __all__ = ["FreeOffsetSVMCDMaster", "NonnegFreeOffsetSVMCDMaster"]
 
@@ -67,7 +70,7 @@ class _FreeOffset:
     n_exact_solves = 0
     _mu = 0.0
 
-    def __init__(self, y: np.ndarray, C: float, **options: object) -> None:
+    def __init__(self, y: np.ndarray, C: float | np.ndarray, **options: object) -> None:
         options.setdefault("max_epochs", 1000)
         super().__init__(y, C, **options)
 
@@ -144,7 +147,7 @@ class _FreeOffset:
         epochs = 0
         for _ in range(self.max_outer):
             passes, converged = _dual_cd(
-                self._X.array, self.y, self._alpha, self._w, self._QD, self.C, self._eps,
+                self._X.array, self.y, self._alpha, self._w, self._QD, self._box, self._eps,
                 budget - epochs, 0, self._mu,
             )
             epochs += passes
@@ -214,8 +217,9 @@ class FreeOffsetSVMCDMaster(_FreeOffset, LinearSVMCDMaster):
     ----------
     y : array-like of shape (n_rows,)
         Labels in {-1, +1}.
-    C : float
-        Weight of the hinge slacks, > 0.
+    C : float or array-like of shape (n_rows,)
+        Weight of the hinge slacks, > 0; or one per row, C_i >= 0 (not all 0), as for
+        :class:`.LinearSVMCDMaster`.
     columns : array-like of shape (n_rows, k), default=None
         Initial columns, as if passed to :meth:`add_columns`.
     tol : float, default=1e-3
@@ -234,7 +238,7 @@ class FreeOffsetSVMCDMaster(_FreeOffset, LinearSVMCDMaster):
     is the dual objective 1'u - ||alpha||^2 / 2.
     """
 
-    def __init__(self, y: np.ndarray, C: float, *, columns: np.ndarray | None = None, **options: object) -> None:
+    def __init__(self, y: np.ndarray, C: float | np.ndarray, *, columns: np.ndarray | None = None, **options: object) -> None:
         super().__init__(y, C, **options)
         if columns is not None:
             self.add_columns(columns)

@@ -8,17 +8,17 @@ Newton's method is blind to that conditioning. The hinge is not twice
 differentiable, so it is smoothed as Chapelle does ("Training a support vector
 machine in the primal", Neural Computation 19(5), 2007, §3 and §4, the Huber loss):
 
-    min_w  1/2 w' P w + C sum_i l_delta(y_i (x_i' w + s)),
+    min_w  1/2 w' P w + sum_i C_i l_delta(y_i (x_i' w + s)),
     l_delta(m) = 0 (m >= 1),  (1 - m)^2 / (2 delta) (1 - delta < m < 1),  1 - m - delta / 2 (m <= 1 - delta),
 
 with P = diag(p), p_j in {0, 1} (p_j = 0 leaves w_j free: the offset of
-:mod:`.svm_cd_offset`) and s a fixed shift of every output. Its stationarity
-condition P w = sum_i u_i y_i x_i with
+:mod:`.svm_cd_offset`), s a fixed shift of every output and C_i = C (or C w_i
+for sample weights w). Its stationarity condition P w = sum_i u_i y_i x_i with
 
-    u_i = C clip((1 - m_i) / delta, 0, 1)
+    u_i = C_i clip((1 - m_i) / delta, 0, 1)
 
-names a dual point inside the box 0 <= u <= C: it is the optimum of the SVM dual
-with delta / (2C) ||u||^2 added. At it the dual gradient of every point,
+names a dual point inside the box 0 <= u_i <= C_i: it is the optimum of the SVM
+dual with sum_i delta / (2 C_i) u_i^2 added (u_i = 0 where C_i = 0). At it the dual gradient of every point,
 g_i = m_i - 1, lies in (-delta, 0) where 0 < u_i < C and on the right side of 0 at
 either bound, so the span of the projected gradients, liblinear's stopping
 criterion (:func:`.svm_cd._dual_cd`), is below delta, and y'u = 0 wherever an
@@ -26,8 +26,8 @@ offset is free. Solving the smoothed primal with delta = tol / 2 thus meets the
 very criterion coordinate descent stops at; the masters check it on the dual
 point before they accept it, and go on by coordinate descent where it fails.
 
-Each Newton step solves with H = P + (C / delta) X_S' X_S over the points S in the
-quadratic zone and searches the step exactly along the piecewise-quadratic line
+Each Newton step solves with H = P + X_S' diag(C_S / delta) X_S over the points S in the
+quadratic zone (rows scaled by sqrt(C_i) for a per-sample C, so that H = P + X~_S' X~_S / delta) and searches the step exactly along the piecewise-quadratic line
 (safeguarded Newton on its derivative). Where S has at least k / 2 points, H is
 factored (k x k, Cholesky; X_S' X_S updated by the points that entered or left S
 since the last step); where it has fewer, the step is solved through the
@@ -88,7 +88,7 @@ def smoothing_widths(tol: float) -> list[float]:
     return deltas
 
 
-def _dual_point(margins: np.ndarray, C: float, delta: float) -> np.ndarray:
+def _dual_point(margins: np.ndarray, C: float | np.ndarray, delta: float) -> np.ndarray:
     return C * np.clip((1.0 - margins) / delta, 0.0, 1.0)
 
 
@@ -153,6 +153,8 @@ def _line_search(margins, dm, wPd, dPd, C, delta) -> float:
     def derivative(t: float) -> tuple[float, float]:
         mt = margins + t * dm
         quadratic = (mt > 1.0 - delta) & (mt < 1.0)
+        if np.ndim(C):  # per-sample C: sum_S C_i / delta dm_i^2
+            return wPd + t * dPd - _dual_point(mt, C, delta) @ dm, dPd + (C[quadratic] / delta) @ dm[quadratic] ** 2
         return wPd + t * dPd - _dual_point(mt, C, delta) @ dm, dPd + (C / delta) * (dm[quadratic] ** 2).sum()
 
     lo, hi = 0.0, 1.0
@@ -178,7 +180,7 @@ def huber_newton(
     X: np.ndarray,
     y: np.ndarray,
     w: np.ndarray,
-    C: float,
+    C: float | np.ndarray,
     tol: float,
     *,
     penalty: np.ndarray | None = None,
@@ -196,7 +198,9 @@ def huber_newton(
         Labels in {-1, +1}.
     w : ndarray of shape (k,)
         Start.
-    C : float
+    C : float or ndarray of shape (n,)
+        The weight of every point's loss, or one per point, C_i >= 0 (a point of
+        C_i = 0 has u_i = 0 and never enters the quadratic zone).
     tol : float
         The dual tolerance the caller's ``done`` tests; the last stage smooths over
         delta = tol / 2, the first over the largest tol / 2 * 2^j <= ``FIRST_DELTA``.
@@ -224,6 +228,12 @@ def huber_newton(
     # worth testing only once that bound is below tol
     row_norms2 = np.einsum("ij,ij->i", X, X)
     longest_row = float(np.sqrt(row_norms2.max(initial=0.0)))
+    # H = P + X_S' diag(C_S) X_S / delta = P + c Xh_S' Xh_S: Xh = X and c = C / delta for one C, rows scaled
+    # by sqrt(C_i) and c = 1 / delta per sample
+    if np.ndim(C):
+        Xh, scale, present, h_norms2 = X * np.sqrt(C)[:, None], 1.0, C > 0.0, C * row_norms2
+    else:
+        Xh, scale, present, h_norms2 = X, C, None, row_norms2
     w = np.array(w, dtype=np.float64)
     margins = y * (X @ w + shift)
     steps = 0
@@ -236,16 +246,18 @@ def huber_newton(
             if longest_row * np.linalg.norm(gradient) <= tol and done(u, w, w_u):
                 return HuberNewton(w, u, steps, True)
             quadratic = (margins > 1.0 - delta) & (margins < 1.0)
-            c = C / delta
+            if present is not None:
+                quadratic &= present
+            c = scale / delta
             # a free weight with no point in the quadratic zone: a tiny ridge on the free weights keeps H
             # definite (1e-12 of H's mean diagonal, trace H = sum p + c sum_S ||x_i||^2)
-            ridge = 1e-12 * max(1.0, (p.sum() + c * float(row_norms2[quadratic].sum())) / k)
+            ridge = 1e-12 * max(1.0, (p.sum() + c * float(h_norms2[quadratic].sum())) / k)
             try:
                 if 2 * int(quadratic.sum()) < k:
-                    d = _woodbury_step(X[quadratic], p, c, ridge, gradient)
+                    d = _woodbury_step(Xh[quadratic], p, c, ridge, gradient)
                     gram, zone = None, None  # the next factored step recomputes X_S' X_S
                 else:
-                    gram, zone = _update_gram(X, gram, zone, quadratic), quadratic
+                    gram, zone = _update_gram(Xh, gram, zone, quadratic), quadratic
                     hessian = gram * c
                     hessian[np.diag_indices(k)] += p + ridge * free
                     d = _cholesky_step(hessian, gradient)
