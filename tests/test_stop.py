@@ -56,6 +56,8 @@ def test_a_rule_that_never_stops_within_a_cut_run_gives_no_value_and_says_so():
     records, history = _frames(_job("m~full", "C=1", "full", "max_iter", cut))
     row = stop_by(records, history, "gap_tol=0.001").iloc[0]
     assert np.isnan(row["test_error"]) and row["stop_at_end"]
+    no_gap = stop_by(records, history.assign(duality_gap=np.nan), "gap_tol=0.1").iloc[0]  # e.g. stratified scans
+    assert np.isnan(no_gap["test_error"]) and no_gap["stop_at_end"]
     at_cap = stop_by(records, history, "validation_error").iloc[0]  # the minimum at the last row of a cut run
     assert at_cap["s_n_columns"] == 2 and at_cap["stop_at_end"]
 
@@ -93,3 +95,14 @@ def test_a_table_stops_then_selects_jointly_and_labels_several_rules(tmp_path):
     assert set(base_method(several["method"])) == {"m"}
     with pytest.raises(ConfigError, match="needs the runs' histories"):
         write_table(records, ["test_error"], tmp_path / "v", caption="c", stop="validation_error")
+
+
+def test_grid_edges_tell_tiny_grid_values_apart():
+    """A choice at 2.37e-14 in a grid from 2.37e-22 is inside it (numpy's default atol would call them equal)."""
+    from mkbench.harness.selection import grid_edges
+
+    grid = [2.37e-22, 2.37e-18, 2.37e-14, 2.37e-10]
+    records = pd.DataFrame([{**KEYS, "method": "m", "param": f"C={c:g}", "status": "optimal",
+                             "validation_error": 0.1 if c == 2.37e-14 else 0.3} for c in grid])
+    edges = grid_edges(records, "validation_error")
+    assert (edges["n_low"] == 0).all() and (edges["n_high"] == 0).all()

@@ -86,7 +86,7 @@ def grid_edges(records: pd.DataFrame, select: str | None = None) -> pd.DataFrame
         return pd.DataFrame(columns=COLUMNS)
     frame = pd.DataFrame(choices, columns=["dataset", "method", "parameter", "low", "high", "value", "margin"])
     frame = frame.assign(
-        n_low=np.isclose(frame["value"], frame["low"]), n_high=np.isclose(frame["value"], frame["high"])
+        n_low=_same(frame["value"], frame["low"]), n_high=_same(frame["value"], frame["high"])
     )
     frame["margin"] = frame["margin"].astype(float).where(frame["n_low"] | frame["n_high"])
     return (
@@ -183,7 +183,7 @@ def _cv_choices(records: pd.DataFrame) -> list[tuple]:
                 tied = _tied(_literal(record.get("svc_cv_results")) if key == "gamma" and from_svc else scores, key)
                 low, high = min(values), max(values)
                 value = _edge_or_value(float(record[f"s_{key}"]), low, high, tied)
-                if key == "C" and np.isclose(value, low) and _empty_ensemble(record):
+                if key == "C" and _same(value, low) and _empty_ensemble(record):
                     value = np.nan  # every smaller C gives the same empty model: the grid reaches its limit
                 errors = _literal(record.get("svc_cv_results")) if key == "gamma" and from_svc else scores
                 rows.append((record["dataset"], record["method"], key, low, high, value, _margin(errors, key, value)))
@@ -226,15 +226,21 @@ def _margin(scores: list[dict] | None, key: str, edge: float) -> float:
     if not scores or np.isnan(edge) or any(key not in row for row in scores):
         return np.nan
     errors = np.array([row["error"] for row in scores], dtype=float)
-    inside = ~np.isclose(np.array([row[key] for row in scores], dtype=float), edge) & ~np.isnan(errors)
+    inside = ~_same(np.array([row[key] for row in scores], dtype=float), edge) & ~np.isnan(errors)
     return float(errors[inside].min() - np.nanmin(errors)) if inside.any() else np.nan
+
+
+def _same(a, b):
+    """Whether grid values are the same setting: relative closeness only (grids of C reach 1e-30, where
+    numpy's default absolute tolerance, 1e-8, would call every value equal)."""
+    return np.isclose(a, b, rtol=1e-9, atol=0.0)
 
 
 def _edge_or_value(chosen: float, low: float, high: float, tied: np.ndarray | None) -> float:
     """``chosen``, unless tied settings are known: then the edge every one of them sits at, or NaN (not at an edge)."""
     if tied is None:
         return chosen
-    edge = [bound for bound in (low, high) if np.isclose(tied, bound).all()]
+    edge = [bound for bound in (low, high) if _same(tied, bound).all()]
     return edge[0] if edge else np.nan
 
 
@@ -279,7 +285,7 @@ def stop_by(records: pd.DataFrame, history: pd.DataFrame, rule: str) -> pd.DataF
       tied ones (the fewest columns): the number of columns chosen on the validation part;
     * ``"gap_tol=<g>"``: the first iteration whose duality gap is at most g times the objective, where
       column generation with ``gap_tol=g`` stops (:func:`mkbench.cg.column_generation`; the gap is known
-      after full scans only, NaN rows never stop);
+      after full scans only: NaN rows never stop, and a run with no gap never stops by this rule);
     * ``"tol=<t>"``: the first iteration whose largest violation is at most t, where a run with
       ``tol=t`` stops. Only for full scans (``p_strategy`` "full"): a stratified process prices fewer
       columns and a looser tol also changes which kernel supplies a column, so its other jobs are left out.
@@ -317,7 +323,7 @@ def stop_by(records: pd.DataFrame, history: pd.DataFrame, rule: str) -> pd.DataF
     histories = {key: group for key, group in history.groupby(_JOB_KEYS, sort=False, dropna=False)}
     for _, record in records.iterrows():
         trace = histories.get(tuple(record[key] for key in _JOB_KEYS))
-        if trace is None or trace[field].isna().all():
+        if trace is None or (threshold is None and trace[field].isna().all()):
             raise ConfigError(f"stop rule {rule!r}: job {tuple(record[k] for k in _JOB_KEYS)} has no traced {field!r}")
         trace = trace.sort_values("iteration", kind="stable")
         values = pd.to_numeric(trace[field])
