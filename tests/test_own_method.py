@@ -111,10 +111,11 @@ def _with_added_method(root, tmp_path, experiment: str, like: str):
     for path in root.iterdir():  # the benchmarks, config, ... that the catalogue names
         if path.name != "results" and not path.name.startswith("."):
             (tmp_path / path.name).symlink_to(path)
-    for folder in ("results", "results/summary", "results/tables"):
+    copied = ("results/summary", "results/tables")  # real folders: the changed files below must not write through
+    for folder in ("results", *copied):
         (tmp_path / folder).mkdir(parents=True, exist_ok=True)
         for path in (root / folder).iterdir():
-            if not (tmp_path / folder / path.name).exists():
+            if f"{folder}/{path.name}" not in copied:
                 (tmp_path / folder / path.name).symlink_to(path)
     for name in (f"summary/{experiment}.csv", f"tables/{experiment}.csv"):
         frame = pd.read_csv(root / "results" / name)
@@ -124,8 +125,10 @@ def _with_added_method(root, tmp_path, experiment: str, like: str):
         mine[numbers] = 0.0
         if "paper_mean" in mine:
             mine[["paper_mean", "paper_std"]] = float("nan")
-        (tmp_path / "results" / name).unlink()
-        pd.concat([frame, mine], ignore_index=True).to_csv(tmp_path / "results" / name, index=False)
+        target = tmp_path / "results" / name
+        assert target.is_symlink() and not target.parent.is_symlink()  # the link goes, the committed file stays
+        target.unlink()
+        pd.concat([frame, mine], ignore_index=True).to_csv(target, index=False)
 
 
 def test_an_added_method_changes_no_verdict_or_attribution(tmp_path):
