@@ -217,7 +217,8 @@ UNCLEAR = [
      r"kernel=\{'name': 'stump', 'gama': 1\.0\} is not one of 'stump', 'perceptron'; pass the name alone"),
     ("mark", {}, 1e300,
      rf"columns contain NaN or infinite values \(column 0 of 1\): a kernel overflows.*{STANDARDISE}"),
-    ("cgens", {"C": "1"}, 1.0, r"The 'C' parameter of CGEnsClassifier must be a float in the range \(0\.0, inf\)\. Got '1'"),
+    ("cgens", {"C": "1"}, 1.0, r"The 'C' parameter of CGEnsClassifier must be a float in the range \(0\.0, inf\)\. "
+     r"Got '1'"),
     ("staged-cv", {"method": {"name": "cgens"}}, 1.0,
      r"method must be an estimator \(e\.g\. CGEnsClassifier\('fourier'\)\) or a registered method name"),
 ]

@@ -1,4 +1,4 @@
-"""Kernel columns: the expansion f(x) = sum_p sum_j alpha_j^p K_p(x, x_j) + b fitted by column generation (cgboost eq. 3).
+"""Kernel columns: f(x) = sum_p sum_j alpha_j^p K_p(x, x_j) + b fitted by column generation (cgboost eq. 3).
 
 One coefficient per kernel column (p, j) of a library, most of them zero. This
 module holds what every estimator over kernel columns shares:

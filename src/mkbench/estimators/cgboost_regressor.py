@@ -47,7 +47,8 @@ class CGBoostRegressor(RegressorMixin, KernelExpansion):
     _parameter_constraints: dict = {
         **KERNEL_CONSTRAINTS,
         "epsilon": [Interval(Real, 0, None, closed="left")],
-        "solver": [StrOptions({"auto", "clarabel", "osqp", "libsvm", "dual_cd"})],  # dual_cd: make_qp_master says why not
+        # "dual_cd" (the classifier's) is refused by make_qp_master, which says why
+        "solver": [StrOptions({"auto", "clarabel", "osqp", "libsvm", "dual_cd"})],
         "positive": ["boolean"],  # eq. 13 has no labels to sign the columns with
         "scale_target": ["boolean"],
     }

@@ -48,7 +48,6 @@ from __future__ import annotations
 
 from numbers import Real
 
-import numpy as np
 from sklearn.utils._param_validation import Interval, Options, StrOptions
 
 from . import _docs
@@ -128,10 +127,10 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):
         self.loose_tol = loose_tol
         self.probability = probability
 
-    def _learner_master(self, signed: np.ndarray):
+    def _learner_master_options(self) -> dict[str, float | None]:
         if self.solver == "libsvm" and self.fit_intercept is not True:
             raise ValueError(
                 "solver='libsvm' solves the SVM (1) with a free offset: pass fit_intercept=True, or keep the "
                 "penalised offset with solver='dual_cd'"
             )
-        return super()._learner_master(signed, loose_tol=self.loose_tol, tol=self.solver_tol)
+        return {"loose_tol": self.loose_tol, "tol": self.solver_tol}

@@ -23,7 +23,13 @@ from sklearn.utils.validation import validate_data
 
 from ..masters.simplex_ls import SimplexLSMaster
 from ._docs import MAX_ITER
-from ._learner_columns import LEARNER_CONSTRAINTS, LearnerParams, fit_by_column_generation, learner_outputs, staged_outputs
+from ._learner_columns import (
+    LEARNER_CONSTRAINTS,
+    LearnerParams,
+    fit_by_column_generation,
+    learner_outputs,
+    staged_outputs,
+)
 
 __all__ = ["CGEnsSLSClassifier", "simplex_code"]
 

@@ -100,8 +100,8 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
     solver : {"auto", "dual_cd", "clarabel", "osqp", "libsvm"} or, for the LP, {"auto", "dual", "primal"}, default="auto"
         Backend of the 2-norm master (:func:`mkbench.masters.make_hinge_master`;
         "auto": "libsvm" for the full master of kernel columns, ``strategy`` "all",
-        else "dual_cd" unless ``fit_intercept=False``, then "clarabel", which takes
-        over where the master "auto" picked fails); for the LP, HiGHS' route, "auto"
+        else "dual_cd" unless ``fit_intercept=False``, then "clarabel", which also takes
+        over where the kernel master "auto" picked fails); for the LP, HiGHS' route, "auto"
         being "dual" (a column is a row of the dual LP, eq. 5, re-solved warm by the
         dual simplex: several times faster).
     tol : float, default=1e-6
@@ -257,15 +257,17 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
             **self._master_options(solver, strategy),
         )
 
-    def _learner_master(self, signed: np.ndarray, loose_tol: float | None = LOOSE_TOL, **options: object):
-        """The restricted master over weak learners: free alpha for the 2-norm QP, alpha >= 0 for the LP.
-
-        ``loose_tol`` and ``options`` go to the master (:func:`mkbench.masters.make_hinge_master`).
-        """
+    def _learner_master(self, signed: np.ndarray):
+        """The restricted master over weak learners: free alpha for the 2-norm QP, alpha >= 0 for the LP."""
         return make_hinge_master(
             signed, self._slack_weight(), penalty=self.penalty, alpha_sign="free" if self.penalty == "l2" else "nonneg",
-            intercept=INTERCEPTS[self.fit_intercept], solver=self._lp_solver(self.solver), loose_tol=loose_tol, **options,
+            intercept=INTERCEPTS[self.fit_intercept], solver=self._lp_solver(self.solver),
+            **self._learner_master_options(),
         )
+
+    def _learner_master_options(self) -> dict[str, float | None]:
+        """Options of the master over weak learners: the dual CD masters solve to liblinear's 0.1 on the way."""
+        return {"loose_tol": LOOSE_TOL}
 
     def _check_library(self) -> None:
         """Build the kernel library once, so that a name that is neither a kernel nor a learner says both."""
