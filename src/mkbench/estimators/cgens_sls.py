@@ -82,6 +82,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
     gamma : float, default=None
         Gaussian width of the Fourier learners (None: 1 / (n_features X.var())).
     random_state : int, RandomState or None, default=None
+        Seeds the sampled learners.
     verbose : int, default=0
         Print a line every ``verbose`` learners and one when the fit stops; 0: silent.
 
