@@ -217,7 +217,8 @@ UNCLEAR = [
      r"kernel=\{'name': 'stump', 'gama': 1\.0\} is not one of 'stump', 'perceptron'; pass the name alone"),
     ("mark", {}, 1e300,
      rf"columns contain NaN or infinite values \(column 0 of 1\): a kernel overflows.*{STANDARDISE}"),
-    ("cgens", {"C": "1"}, 1.0, r"C must be a finite number > 0, got '1' \(a str\); pass e\.g\. C=1\.0"),
+    ("cgens", {"C": "1"}, 1.0, r"The 'C' parameter of CGEnsClassifier must be a float in the range \(0\.0, inf\)\. "
+     r"Got '1'"),
     ("staged-cv", {"method": {"name": "cgens"}}, 1.0,
      r"method must be an estimator \(e\.g\. CGEnsClassifier\('fourier'\)\) or a registered method name"),
 ]
@@ -281,7 +282,7 @@ def test_zero_or_negative_C_is_refused(name, C):
 
 
 KNOWN_KERNELS = "known kernels: linear, poly, quadratic, rbf"
-LEARNERS = "is not one of 'stump', 'perceptron', 'fourier'"
+LEARNERS = r"parameter of \w+ must be a str among \{('(stump|perceptron|fourier)'(, )?){3}\}. Got 'tree' instead"
 BAD_NAMES = [
     ("cgboost", {"kernels": "L,gaussian"}, UnknownNameError, f"unknown kernel 'gaussian'; {KNOWN_KERNELS}"),
     ("cgboost-regressor", {"kernels": ["linear", "gaussian"]}, UnknownNameError, "unknown kernel 'gaussian'"),
@@ -291,9 +292,9 @@ BAD_NAMES = [
      "unknown kernel grid 'gaussian'; known grids: 'simplemkl'"),
     ("mark", {"kernel": "gaussian"}, ValueError,
      r"'kernel' parameter of MARKRegressor must be a str among .*'weak_rbf'.*Got 'gaussian'"),
-    ("cgens", {"learner": "tree"}, ValueError, f"learner='tree' {LEARNERS}"),
-    ("cgens-sls", {"learner": "tree"}, ValueError, f"learner='tree' {LEARNERS}"),
-    ("lpboost", {"learner": "tree"}, ValueError, f"learner='tree' {LEARNERS}"),
+    ("cgens", {"learner": "tree"}, ValueError, f"The 'learner' {LEARNERS}"),
+    ("cgens-sls", {"learner": "tree"}, ValueError, f"The 'learner' {LEARNERS}"),
+    ("lpboost", {"learner": "tree"}, ValueError, f"The 'learner' {LEARNERS}"),
     ("column-generation", {"columns": "tree"}, UnknownNameError,
      f"unknown kernel 'tree'; {KNOWN_KERNELS}.*; or a weak-learner family: 'stump', 'perceptron', 'fourier'"),
     ("adaboost-learners", {"learner": "tree"}, ValueError, "learner='tree' is not one of 'stump', 'perceptron'"),

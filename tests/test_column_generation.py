@@ -1,11 +1,23 @@
 """ColumnGenerationClassifier: new column family x master combinations reach the full problem solved directly, and the
-papers' estimators are its presets."""
+papers' estimators are its presets: subclasses that give the engine's model."""
+
+import ast
+from pathlib import Path
 
 import numpy as np
 import pytest
-from sklearn.utils.estimator_checks import parametrize_with_checks
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 
-from mkbench import CGEnsClassifier, ColumnGenerationClassifier, LPBoostClassifier
+import mkbench.estimators.column_generation
+from mkbench import (
+    CGBoostClassifier,
+    CGBoostRegressor,
+    CGEnsClassifier,
+    CGEnsSLSClassifier,
+    ColumnGenerationClassifier,
+    LPBoostClassifier,
+)
 from mkbench.kernels import KernelColumns
 from mkbench.masters import solve_lp, solve_qp
 
@@ -57,29 +69,69 @@ def test_lpboost_over_a_kernel_mixture_is_the_lp_over_all_kernel_columns(data):
 
 def _same_model(a, b, X):
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    np.testing.assert_array_equal(a.coef_, b.coef_)
     assert a.n_iter_ == b.n_iter_ and a.status_ == b.status_
+
+
+def test_the_engine_imports_no_named_estimator():
+    """The direction of skglm's GeneralizedLinearEstimator and Lasso: the presets import the engine, never back."""
+    tree = ast.parse(Path(mkbench.estimators.column_generation.__file__).read_text())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not imported & {"cgboost", "cgens", "lpboost", "cgens_sls", "cgboost_regressor"}
+    for preset in (CGBoostClassifier, CGEnsClassifier, LPBoostClassifier):
+        assert issubclass(preset, ColumnGenerationClassifier)
 
 
 def test_cgens_is_a_preset(data):
     X, labels, _ = data
     for solver, offset, tol in [("dual_cd", "regularized", 1e-3), ("dual_cd", True, 1e-3), ("libsvm", True, 1e-8)]:
-        paper = CGEnsClassifier(C=0.5, max_iter=60, tol=1e-3, fit_intercept=offset, solver=solver, solver_tol=tol).fit(X, labels)
-        preset = paper_column_generation(
+        preset = CGEnsClassifier(C=0.5, max_iter=60, tol=1e-3, fit_intercept=offset, solver=solver, solver_tol=tol)
+        engine = paper_column_generation(
             "stump", penalty="l2", fit_intercept=offset, solver=solver, C=0.5, max_iter=60, tol=1e-3
-        ).fit(X, labels)
-        _same_model(paper, preset, X)
-        assert paper.learners_ == preset.estimator_.learners_
+        )
+        preset.fit(X, labels)
+        _same_model(preset, engine.fit(X, labels), X)
+        assert preset.learners_ == engine.learners_
+        np.testing.assert_array_equal(preset.intercept_path_, engine.intercept_path_)
 
 
 def test_lpboost_and_cgboost_are_presets(data):
     X, labels, _ = data
-    paper = LPBoostClassifier("perceptron", C=0.3, random_state=1).fit(X, labels)
-    preset = paper_column_generation(
+    preset = LPBoostClassifier("perceptron", C=0.3, random_state=1).fit(X, labels)
+    engine = paper_column_generation(
         "perceptron", penalty="l1", fit_intercept=False, C=0.3, max_iter=100, random_state=1
     ).fit(X, labels)
-    _same_model(paper, preset, X)
+    _same_model(preset, engine, X)
     options = dict(penalty="l2", positive=True, fit_intercept=True, C=2.0, solver="dual_cd")
-    _same_model(paper_cgboost("L,R", **options).fit(X, labels), paper_column_generation("L,R", **options).fit(X, labels), X)
+    preset = paper_cgboost("L,R", **options).fit(X, labels)
+    _same_model(preset, paper_column_generation("L,R", **options).fit(X, labels), X)
+    # CG-Boost's LP at solver="auto" is HiGHS' primal route, the engine's the dual: the same optimum
+    lp = dict(penalty="l1", C=1.0, strategy="full")
+    primal = paper_cgboost("L,R", **lp).fit(X, labels)
+    _same_model(primal, paper_column_generation("L,R", solver="primal", **lp).fit(X, labels), X)
+    assert primal.objective_ == pytest.approx(paper_column_generation("L,R", **lp).fit(X, labels).objective_, rel=1e-7)
+
+
+def test_presets_offer_probabilities_and_keep_two_classes(data):
+    X, labels, _ = data
+    for preset in (CGEnsClassifier(max_iter=20), LPBoostClassifier(max_iter=20)):
+        assert not hasattr(preset, "predict_proba")
+        model = clone(preset).set_params(probability=True).fit(X, labels)
+        np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0)
+        assert model.__sklearn_tags__().classifier_tags.multi_class is False
+        with pytest.raises(ValueError, match="3 classes.*use CGEnsSLSClassifier"):
+            preset.fit(X, np.digitize(X[:, 0], [-0.5, 0.5]))
+    assert not hasattr(CGBoostClassifier(), "staged_predict") and hasattr(CGEnsClassifier(), "staged_predict")
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [ColumnGenerationClassifier(), CGBoostClassifier(), CGBoostRegressor(), CGEnsClassifier(), LPBoostClassifier(),
+     CGEnsSLSClassifier()],
+    ids=lambda estimator: type(estimator).__name__,
+)
+def test_every_parameter_is_validated_declaratively(estimator):
+    check_param_validation(type(estimator).__name__, estimator)
 
 
 def test_more_classes_and_probabilities(data):
@@ -93,12 +145,14 @@ def test_more_classes_and_probabilities(data):
 
 def test_bad_parameters_name_the_fix(data):
     X, labels, _ = data
-    with pytest.raises(ValueError, match="penalty must be 'l1' .* or 'l2'"):
+    with pytest.raises(ValueError, match=r"'penalty' parameter of ColumnGenerationClassifier must be a str among"):
         paper_column_generation("stump", penalty="l0").fit(X, labels)
-    with pytest.raises(ValueError, match="fit_intercept must be True, False or 'regularized'"):
+    with pytest.raises(ValueError, match=r"'fit_intercept' parameter .* must be an instance of 'bool'.*'regularized'"):
         paper_column_generation("stump", fit_intercept="yes").fit(X, labels)
-    with pytest.raises(ValueError, match="solver='simplex' is not one of"):
+    with pytest.raises(ValueError, match=r"'solver' parameter .* must be a str among .*Got 'simplex' instead"):
         paper_column_generation("stump", solver="simplex").fit(X, labels)
+    with pytest.raises(ValueError, match="solver='dual_cd' is not one of 'auto', 'dual', 'primal'"):  # the LP's routes
+        paper_column_generation("stump", penalty="l1", solver="dual_cd").fit(X, labels)
     with pytest.raises(KeyError, match="unknown kernel 'trees'.*or a weak-learner family: 'stump'"):
         paper_column_generation("trees").fit(X, labels)
 

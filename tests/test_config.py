@@ -59,7 +59,9 @@ def test_every_configured_cgens_builds_its_master(name):
                 params = params.get("params", {})
             elif spec["estimator"] != "cgens":
                 continue
-            CGEnsClassifier(**params)._master(np.array([1.0, -1.0, 1.0, -1.0]))
+            model = CGEnsClassifier(**params)
+            model._validate_params()
+            model._learner_master(np.array([1.0, -1.0, 1.0, -1.0]))
             built += 1
     assert built > 0
 

@@ -150,9 +150,11 @@ def test_a_failing_fast_master_falls_back_to_the_interior_point(cancer, monkeypa
 def test_column_generation_classifier_defaults_are_cgboosts(cancer):
     X, y, X_new = cancer
     general = ColumnGenerationClassifier().fit(X, y)
-    np.testing.assert_allclose(general.decision_function(X_new), CGBoostClassifier().fit(X, y).decision_function(X_new))
-    assert general.estimator_.C == 10.0
-    assert ColumnGenerationClassifier("stump", max_iter=5).fit(X, y).estimator_.C == 1.0
+    preset = CGBoostClassifier().fit(X, y)
+    np.testing.assert_array_equal(general.decision_function(X_new), preset.decision_function(X_new))
+    assert general._slack_weight() == 10.0 and ColumnGenerationClassifier("stump")._slack_weight() == 1.0
+    stumps = ColumnGenerationClassifier("stump", max_iter=5).fit(X, y)
+    np.testing.assert_array_equal(stumps.coef_, ColumnGenerationClassifier("stump", C=1.0, max_iter=5).fit(X, y).coef_)
 
 
 def test_the_papers_protocols_pin_the_papers_settings():

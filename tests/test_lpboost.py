@@ -65,7 +65,7 @@ def test_bad_inputs(data):
     X, labels = data
     with pytest.raises(ValueError, match="Only binary classification is supported"):
         LPBoostClassifier().fit(X[:30], np.repeat(["a", "b", "c"], 10))
-    with pytest.raises(ValueError, match="C must be a finite number > 0"):
+    with pytest.raises(ValueError, match=r"'C' parameter of LPBoostClassifier must be a float in the range \(0.0"):
         LPBoostClassifier(C=-1).fit(X, labels)
 
 

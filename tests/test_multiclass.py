@@ -60,7 +60,7 @@ def test_probabilities_are_platt_scaling_on_5_fold_cv(three_classes, name, class
 
 def test_probability_errors(three_classes):
     X, y, _, _ = three_classes
-    with pytest.raises(ValueError, match="probability must be True or False, got 'yes'"):
+    with pytest.raises(ValueError, match=r"'probability' parameter of CGBoostClassifier must be an instance of 'bool'"):
         paper_cgboost(probability="yes").fit(X, y)
     grams = [X @ X.T]
     with pytest.raises(ValueError, match="probability=True needs the data points .*CalibratedClassifierCV"):

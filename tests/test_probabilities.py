@@ -14,7 +14,9 @@ from sklearn.preprocessing import StandardScaler
 from mkbench import (
     AdaBoostECCClassifier,
     AdaBoostMHClassifier,
+    CGEnsClassifier,
     InfiniteEnsembleSVC,
+    LPBoostClassifier,
     LearnerAdaBoostClassifier,
     RFFClassifier,
     SelectedSVC,
@@ -35,6 +37,8 @@ CLASSIFIERS = {
     "rff": (RFFClassifier(n_components=300, random_state=0, probability=True), True),
     "rff-liblinear": (RFFClassifier(n_components=300, random_state=0, solver="liblinear", probability=True), True),
     "ssmk": (SSMKClassifier(probability=True), False),
+    "cgens": (CGEnsClassifier(max_iter=30, probability=True), False),
+    "lpboost": (LPBoostClassifier(max_iter=30, probability=True), False),
     "svc": (SelectedSVC(max_evals=6, random_state=0, probability=True), True),
     "silp": (SILPClassifier(KERNELS, probability=True), True),
     "simplemkl": (SimpleMKLClassifier(KERNELS, probability=True), True),

@@ -31,5 +31,6 @@ def test_verbose_prints_a_line_every_k_iterations_and_at_the_end(estimator, fit_
     assert [line.split()[2].rstrip(":") for line in lines[:-1]] == [str(i) for i in range(0, final + 1, 4)]
     last = lines[-1]
     assert f"iteration {final}: {quiet.status_}: objective " in last and "max violation" in last
-    with pytest.raises(ValueError, match="verbose must be an integer >= 0"):
+    message = r"verbose must be an integer >= 0|'verbose' parameter of \w+ must be an int in the range \[0, inf\)"
+    with pytest.raises(ValueError, match=message):
         cls(max_iter=2, verbose=-1).fit(X, y)

@@ -2,13 +2,13 @@
 Composing columns and masters
 =============================
 
-:class:`~mkbench.ColumnGenerationClassifier` is the general form of the library's boosting methods: any hinge
+:class:`~mkbench.ColumnGenerationClassifier` is the engine of the library's boosting methods: any hinge
 master — the 1-norm LP or the 2-norm QP, free or non-negative weights — over any family of columns — kernel
 columns, or the weak learners ``"stump"``, ``"perceptron"`` and ``"fourier"``. CG-Boost, CGEns and LPBoost are
-presets of it. This example fits four compositions on the same data and reads, for each, the optimality
-certificate: ``status_`` and ``max_violation_`` say where the loop stopped, and the fitted column model
-(``estimator_``) keeps the ``history_`` of every pricing step, whose largest violation of the dual constraints
-falls to ``tol`` when no column prices in.
+presets of it (subclasses with their papers' parameter names and defaults). This example fits four
+compositions on the same data and reads, for each, the optimality certificate: ``status_`` and
+``max_violation_`` say where the loop stopped, and ``history_`` keeps every pricing step, whose largest
+violation of the dual constraints falls to ``tol`` when no column prices in.
 """
 
 # %%
@@ -53,7 +53,7 @@ for (name, model), ax, ax_cert in zip(compositions.items(), axes[0], axes[1], st
     ax.set_xticks([])
     ax.set_yticks([])
     # a violation at or below 0 (nothing prices in) is drawn at tol / 1000, the bottom of the log scale
-    violation = [max(row["max_violation"], model.tol / 1e3) for row in model.estimator_.history_]
+    violation = [max(row["max_violation"], model.tol / 1e3) for row in model.history_]
     ax_cert.semilogy(np.arange(1, len(violation) + 1), violation, color="C3")
     ax_cert.xaxis.get_major_locator().set_params(integer=True)
     ax_cert.axhline(model.tol, color="k", linestyle=":", linewidth=1)

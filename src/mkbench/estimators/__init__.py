@@ -1,10 +1,15 @@
 """scikit-learn estimators: the papers' methods and their baselines, one family per module.
 
-The methods: CG-Boost (:mod:`.cgboost`), MARK (:mod:`.mark`), SSMK (:mod:`.ssmk`),
-SILP and SimpleMKL (:mod:`.silp`, :mod:`.simplemkl`, sharing :mod:`._mkl`), CGEns,
-CGEns-SLS and LPBoost (:mod:`.cgens`, :mod:`.cgens_sls`, :mod:`.lpboost`); the framework
-CG-Boost, CGEns and LPBoost are presets of, any hinge master over kernel columns or weak
-learners (:mod:`.column_generation`).
+The engine: :class:`ColumnGenerationClassifier` (:mod:`.column_generation`) fits any
+hinge master over kernel columns (:mod:`._kernel_columns`) or weak learners
+(:mod:`._learner_columns`) by column generation; CG-Boost's classifier, CGEns and LPBoost
+(:mod:`.cgboost`, :mod:`.cgens`, :mod:`.lpboost`) are its presets, subclasses with their
+papers' parameter names and defaults, as skglm's ``Lasso`` is a preset of its
+``GeneralizedLinearEstimator``; their shared parameter descriptions are :mod:`._docs`.
+
+The other methods: CG-Boost's regressor (:mod:`.cgboost_regressor`), MARK (:mod:`.mark`),
+SSMK (:mod:`.ssmk`), SILP and SimpleMKL (:mod:`.silp`, :mod:`.simplemkl`, sharing
+:mod:`._mkl`), CGEns-SLS (:mod:`.cgens_sls`).
 
 The baselines: RBF SVM, SVR and kernel ridge regression with parameters selected
 on a validation set (:mod:`.selected_svm`, :mod:`.kernel_ridge`, both built on

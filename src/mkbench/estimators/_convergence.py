@@ -6,12 +6,7 @@ import warnings
 
 from sklearn.exceptions import ConvergenceWarning
 
-__all__ = ["display_name", "warn_unless_optimal"]
-
-
-def display_name(estimator: object) -> str:
-    """The name messages give ``estimator``: its class, or the estimator it fits for (``display_name`` attribute)."""
-    return getattr(estimator, "display_name", type(estimator).__name__)
+__all__ = ["warn_unless_optimal"]
 
 
 def warn_unless_optimal(
@@ -32,7 +27,7 @@ def warn_unless_optimal(
     Parameters
     ----------
     estimator : object
-        The estimator being fitted (:func:`display_name` names it).
+        The estimator being fitted (its class names it).
     status : str
         Why the loop stopped (``status_``).
     count : int
@@ -51,7 +46,7 @@ def warn_unless_optimal(
     if status in accepted:
         return
     warnings.warn(
-        f"{display_name(estimator)} stopped ({status}) after {count} {unit} with {measure}; {remedy}",
+        f"{type(estimator).__name__} stopped ({status}) after {count} {unit} with {measure}; {remedy}",
         ConvergenceWarning,
         stacklevel=stacklevel + 1,
     )

@@ -1,26 +1,29 @@
 """CG-Boost regression: the 2-norm epsilon-insensitive QP (cgboost eq. 13) by column generation (Remark 4.2).
 
-The kernel expansion, the loop and the parameters are CG-Boost's (:mod:`.cgboost`);
+The kernel expansion, the loop and the parameters are CG-Boost's (:mod:`._kernel_columns`);
 only the master differs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from numbers import Real
 from typing import Any
 
 import numpy as np
-from sklearn.base import RegressorMixin
+from sklearn.base import RegressorMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from ..masters import make_qp_master
+from . import _docs
+from ._kernel_columns import INTERCEPTS, KERNEL_CONSTRAINTS, KernelExpansion
 from ._scaling import target_scaling
-from .cgboost import _COMMON_DOC, _INTERCEPTS, _CGBoost
 
 __all__ = ["CGBoostRegressor"]
 
 
-class CGBoostRegressor(RegressorMixin, _CGBoost):
+class CGBoostRegressor(RegressorMixin, KernelExpansion):
     __doc__ = (
         """CG-Boost regression: the 2-norm epsilon-insensitive QP (eq. 13) by column generation (Remark 4.2).
 
@@ -38,8 +41,17 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         Fit the targets centred and divided by their standard deviation (``y_mean_``,
         ``y_scale_``) and report the model in the units of y (``coef_``, ``intercept_``,
         ``predict``), so that C and ``epsilon`` mean the same for targets of any scale."""
-        + _COMMON_DOC
+        + _docs.KERNEL_COLUMNS
     )
+
+    _parameter_constraints: dict = {
+        **KERNEL_CONSTRAINTS,
+        "epsilon": [Interval(Real, 0, None, closed="left")],
+        # "dual_cd" (the classifier's) is refused by make_qp_master, which says why
+        "solver": [StrOptions({"auto", "clarabel", "osqp", "libsvm", "dual_cd"})],
+        "positive": ["boolean"],  # eq. 13 has no labels to sign the columns with
+        "scale_target": ["boolean"],
+    }
 
     def __init__(
         self,
@@ -84,6 +96,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         self.callback = callback
         self.verbose = verbose
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: np.ndarray) -> CGBoostRegressor:
         """Fit the epsilon-insensitive regression.
 
@@ -96,11 +109,6 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         -------
         self
         """
-        self._check_params()
-        if self.positive not in (True, False):
-            raise ValueError(f"positive must be True (alpha >= 0) or False (alpha free), got {self.positive!r}")
-        if not isinstance(self.scale_target, (bool, np.bool_)):
-            raise ValueError(f"scale_target must be True or False, got {self.scale_target!r}")
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         y = y.astype(np.float64)  # "could not convert string to float: ...", as scikit-learn's Ridge says
         self.y_mean_, self.y_scale_ = target_scaling(y) if self.scale_target else (0.0, 1.0)
@@ -109,7 +117,7 @@ class CGBoostRegressor(RegressorMixin, _CGBoost):
         def make_master(solver: str, strategy: str):
             return make_qp_master(
                 target, self.C, loss="epsilon_insensitive", epsilon=self.epsilon,
-                alpha_sign="nonneg" if self.positive else "free", intercept=_INTERCEPTS[self.fit_intercept],
+                alpha_sign="nonneg" if self.positive else "free", intercept=INTERCEPTS[self.fit_intercept],
                 solver="clarabel" if solver == "auto" else solver, **self._master_options(solver, strategy),
             )
 

@@ -17,13 +17,19 @@ from collections.abc import Iterator
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import ClassifierMixin, _fit_context
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
-from ..learners import outputs
 from ..masters.simplex_ls import SimplexLSMaster
-from .cgens import _MAX_ITER_DOC, fit_by_column_generation
+from ._docs import MAX_ITER
+from ._learner_columns import (
+    LEARNER_CONSTRAINTS,
+    LearnerParams,
+    fit_by_column_generation,
+    learner_outputs,
+    staged_outputs,
+)
 
 __all__ = ["CGEnsSLSClassifier", "simplex_code"]
 
@@ -55,7 +61,7 @@ def simplex_code(n_classes: int) -> np.ndarray:
     return code
 
 
-class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
+class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
     __doc__ = """CGEns-SLS (Algorithm 2): multi-class ensemble of the simplex-coded least-squares SVM (10).
 
     Parameters
@@ -65,7 +71,7 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
     C : float, default=1.0
         Weight of the squared residuals in (10), > 0.
     max_iter : int, default=100
-""" + _MAX_ITER_DOC + """
+""" + MAX_ITER + """
     time_limit : float, default=None
         Seconds after which no further learner is added (status "time_limit"; a
         ConvergenceWarning says so, as the ensemble is then smaller than ``max_iter``).
@@ -76,6 +82,7 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
     gamma : float, default=None
         Gaussian width of the Fourier learners (None: 1 / (n_features X.var())).
     random_state : int, RandomState or None, default=None
+        Seeds the sampled learners.
     verbose : int, default=0
         Print a line every ``verbose`` learners and one when the fit stops; 0: silent.
 
@@ -104,31 +111,9 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
     n_features_in_ : int
     """
 
-    _max_iter_is_size = True  # J_max: the ensemble's size (cgens._MAX_ITER_DOC), reaching it is no warning
+    _parameter_constraints: dict = LEARNER_CONSTRAINTS
 
-    def __init__(
-        self,
-        learner: str = "stump",
-        *,
-        C: float = 1.0,
-        max_iter: int = 100,
-        time_limit: float | None = None,
-        tol: float = 1e-6,
-        n_candidates: int = 2000,
-        gamma: float | None = None,
-        random_state=None,
-        verbose: int = 0,
-    ) -> None:
-        self.learner = learner
-        self.C = C
-        self.max_iter = max_iter
-        self.time_limit = time_limit
-        self.tol = tol
-        self.n_candidates = n_candidates
-        self.gamma = gamma
-        self.random_state = random_state
-        self.verbose = verbose
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: np.ndarray) -> CGEnsSLSClassifier:
         """Fit on two or more classes.
 
@@ -155,7 +140,7 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
         def record(solution, choices):
             path.append((np.array(solution.alpha, dtype=np.float64), np.array(solution.intercept, dtype=np.float64)))
 
-        fit_by_column_generation(self, X, master, callback=record)
+        fit_by_column_generation(self, X, master, learner=self.learner, callback=record)
         self.coef_, self.intercept_ = path[-1]
         self.coef_path_ = [coef for coef, _ in path]
         self.intercept_path_ = np.array([b for _, b in path])
@@ -163,9 +148,7 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
 
     def _F(self, X: np.ndarray) -> np.ndarray:
         """F(x) = [w_1'Phi(x) + b_1, ..., w_l'Phi(x) + b_l] (eq. 14), shape (n_samples, l)."""
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return outputs(self.learners_, X) @ self.coef_ + self.intercept_
+        return learner_outputs(self, X) @ self.coef_ + self.intercept_
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """<F(x), c_y> for each class y (eq. 15); shape (n_samples,) for two classes (positive: ``classes_[1]``).
@@ -201,9 +184,5 @@ class CGEnsSLSClassifier(ClassifierMixin, BaseEstimator):
         ------
         ndarray of shape (n_samples,)
         """
-        check_is_fitted(self, "coef_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        H = outputs(self.learners_, X)
-        for t in range(1, self.n_iter_ + 1):
-            F = H[:, :t] @ self.coef_path_[t] + self.intercept_path_[t]
+        for F in staged_outputs(self, X):
             yield self.classes_[np.argmax(F @ self.code_.T, axis=1)]

@@ -1,28 +1,36 @@
-"""ColumnGenerationClassifier: any hinge master over any column family, by column generation.
+"""ColumnGenerationClassifier: the engine of every hinge-loss estimator of the package, by column generation.
 
 The five papers share one problem (cgboost §3; CGEns §III-IV): a margin classifier
 f(x) = sum_j alpha_j h_j(x) + b over a family of columns h_j, with the 1-norm LP
 (cgboost eq. 4; LPBoost) or the 2-norm QP (cgboost eq. 7, 11; CGEns (1)) as master,
-solved by column generation. This estimator states the problem and nothing else:
+solved by column generation. This estimator owns that fit: columns x master x loop.
 
-* ``columns``: a kernel library (every K_p(., x_j) of "L,Q,R", as CG-Boost), or a
-  weak-learner family ("stump", "perceptron", "fourier", as CGEns and LPBoost);
-* ``penalty``, ``positive``, ``fit_intercept``, ``solver``: the master
-  (:func:`mkbench.masters.make_hinge_master`).
+* the columns: a kernel library (every K_p(., x_j) of "L,Q,R", :mod:`._kernel_columns`)
+  or a weak-learner family ("stump", "perceptron", "fourier", :mod:`._learner_columns`);
+* the master: ``penalty``, ``positive``, ``fit_intercept``, ``solver``
+  (:func:`mkbench.masters.make_hinge_master`);
+* the loop: :func:`mkbench.cg.column_generation`, its limits and its ``history_``.
 
-The papers' estimators are its presets, and the tests check that each gives the
-same model:
+The papers' estimators are its presets, as skglm's ``Lasso`` is a preset of its
+``GeneralizedLinearEstimator``: subclasses that keep their papers' parameter names and
+defaults and fix the rest, and the tests check that each gives the engine's model:
 
 ======================================  ================================================================
-CGBoostClassifier(kernels, ...)         columns=kernels, the same penalty, positive, fit_intercept, solver
+CGBoostClassifier(kernels, ...)         columns=kernels, the same penalty, positive, fit_intercept; its
+                                        solver="auto" for the LP is HiGHS' primal route (the engine's:
+                                        the dual); C=10, every column (max_iter=None) by default
 CGEnsClassifier(learner, C)             columns=learner, penalty="l2", fit_intercept="regularized",
-                                        solver="dual_cd", tol=1e-3
-LPBoostClassifier(learner, C)           columns=learner, penalty="l1", fit_intercept=False (solver="auto"
-                                        is LPBoost's "dual")
+                                        solver="dual_cd", tol=1e-3, with the master's tolerances
+                                        (``solver_tol``, ``loose_tol``); two classes only
+LPBoostClassifier(learner, C)           columns=learner, penalty="l1", fit_intercept=False,
+                                        solver="dual"; two classes only
 ======================================  ================================================================
 
 and it fits what none of them offers, e.g. the 2-norm CG-Boost master over stumps
-or LPBoost's LP over a kernel mixture, in one line.
+or LPBoost's LP over a kernel mixture, in one line. A preset sets the class
+attributes below (``_columns_param``, ``_learners``, ``_lp_route``,
+``_binary_alternative``) and fixes the engine's parameters it lacks as class
+attributes (CGEns' ``penalty = "l2"``).
 
 Over weak learners the sign of alpha makes no difference: the families are
 negation complete (the search returns h or -h, whichever scores >= 0), so alpha >= 0
@@ -33,65 +41,38 @@ LPBoost; ``positive`` matters for kernel columns only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from numbers import Real
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import validate_data
 
 from ..exceptions import UnknownNameError
 from ..kernels import make_library
 from ..learners import LEARNERS
 from ..masters import make_hinge_master
+from ..masters.hinge import LP_ROUTES, PENALTIES, SOLVERS
+from . import _docs
 from ._binary import binary_targets
+from ._kernel_columns import INTERCEPTS, KERNEL_CONSTRAINTS, KernelExpansion
+from ._learner_columns import LEARNER_CONSTRAINTS, LOOSE_TOL, CoefPath, fit_by_column_generation, learner_outputs
 from ._multiclass import MarginClassifierMixin
-from .cgboost import _INTERCEPTS, CGBoostClassifier
-from .cgens import LOOSE_TOL, _LearnerEnsemble
 
 __all__ = ["ColumnGenerationClassifier"]
 
 
-class _LearnerColumns(_LearnerEnsemble):
-    """Column generation over a weak-learner family with the hinge master its parameters describe."""
+class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
+    __doc__ = (
+        """A margin classifier over kernel columns or weak learners, with the 1-norm LP or 2-norm QP master.
 
-    display_name = "ColumnGenerationClassifier"  # in its warnings and progress lines
-
-    def __init__(self, learner, *, C, penalty, intercept, solver, max_iter, time_limit, tol, n_candidates, gamma,
-                 random_state, verbose) -> None:
-        self.learner = learner
-        self.C = C
-        self.penalty = penalty
-        self.intercept = intercept
-        self.solver = solver
-        self.max_iter = max_iter
-        self.time_limit = time_limit
-        self.tol = tol
-        self.n_candidates = n_candidates
-        self.gamma = gamma
-        self.random_state = random_state
-        self.verbose = verbose
-
-    @property
-    def _constant_learner(self) -> bool:  # the constant stump stands in for a missing offset (LPBoost eq. 4)
-        return self.intercept == "none" and self.learner == "stump"
-
-    @property
-    def _exclude_chosen(self) -> bool:  # see LearnerOracle: the LP prices its own columns at <= 1
-        return self.penalty == "l2"
-
-    def _master(self, signed: np.ndarray):
-        sign = "free" if self.penalty == "l2" else "nonneg"
-        return make_hinge_master(
-            signed, self.C, penalty=self.penalty, alpha_sign=sign, intercept=self.intercept, solver=self.solver,
-            loose_tol=LOOSE_TOL,
-        )
-
-
-class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
-    """A margin classifier over kernel columns or weak learners, with the 1-norm LP or 2-norm QP master.
-
-    Two classes as in the papers; more by one-vs-rest (``estimators_``).
+    Two classes as in the papers; more by one-vs-rest (``estimators_``). ``strategy``,
+    ``priority``, ``stratify_ratio``, ``columns_per_iteration``, ``gap_tol``,
+    ``memory_budget`` and ``callback`` concern kernel columns only; ``n_candidates``, ``gamma`` and
+    ``random_state`` the sampled weak learners.
 
     Parameters
     ----------
@@ -102,58 +83,51 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
     penalty : {"l2", "l1"}, default="l2"
         1/2 ||alpha||^2 (cgboost eq. 7, 11; CGEns (1)) or ||alpha||_1 (cgboost eq. 4;
         LPBoost), with C sum_i xi_i on the hinge slacks.
-    positive : bool, default=False
-        Free alpha (§4.2) or alpha >= 0 (cgboost eq. 4, 7) for kernel columns; the
-        weak-learner families are negation complete, where both give the same model.
-        The default is :class:`mkbench.CGBoostClassifier`'s (symmetric in the classes).
-    scaling : {"range", "standard", "center"} or None, default="range"
-        Kernel columns only: how the inputs are put on one scale before the kernels see
-        them (see :class:`mkbench.CGBoostClassifier`); trees and the sampled learners'
-        own scalings do not need it.
-    normalize_kernels : bool, default=True
-        Kernel columns only: each kernel of the library put on one scale (see
-        :class:`mkbench.CGBoostClassifier`).
+    positive : bool or "label", default=False
+        Free alpha (§4.2) or alpha >= 0 (cgboost eq. 4, 7) for kernel columns, or
+        alpha >= 0 on the label-signed columns (see :class:`mkbench.CGBoostClassifier`);
+        the weak-learner families are negation complete, where all give the same model.
+        The default is CG-Boost's (symmetric in the classes)."""
+        + _docs.SCALING
+        + """
     fit_intercept : bool or "regularized", default=True
         A free offset b (cgboost §4.1, second case), b penalised like a constant
         column (first case; liblinear's, as CGEns ran it), or none (LPBoost, where the
         constant stump plays b).
     C : float, default=None
-        Weight of the slacks; None: :class:`mkbench.CGBoostClassifier`'s default (10)
-        for kernel columns, 1 for weak learners.
+        Weight of the slacks; None: CG-Boost's default (10) for kernel columns, 1 for
+        weak learners.
     solver : {"auto", "dual_cd", "clarabel", "osqp", "libsvm"} or, for the LP, {"auto", "dual", "primal"}, default="auto"
-        Backend of the 2-norm master (:func:`mkbench.masters.make_hinge_master`);
-        for the LP, HiGHS' route, "auto" being "dual" (a column is a row of the
-        dual LP, eq. 5, re-solved warm by the dual simplex: several times faster).
+        Backend of the 2-norm master (:func:`mkbench.masters.make_hinge_master`;
+        "auto": "libsvm" for the full master of kernel columns, ``strategy`` "all",
+        else "dual_cd" unless ``fit_intercept=False``, then "clarabel", which also takes
+        over where the kernel master "auto" picked fails); for the LP, HiGHS' route, "auto"
+        being "dual" (a column is a row of the dual LP, eq. 5, re-solved warm by the
+        dual simplex: several times faster).
     tol : float, default=1e-6
         A column enters while its dual violation exceeds ``tol``.
-    max_iter : int, default=1000
-        Most columns to generate.
-    time_limit : float, default=None
-        Seconds after which no column is generated.
-    strategy : {"auto", "stratified", "full", "all"}, default="auto"
-        Kernel columns only: see :class:`mkbench.CGBoostClassifier`.
-    columns_per_iteration : int, "sqrt" or "auto", default="auto"
-        Kernel columns only: columns entering per pricing step (multiple pricing;
-        "auto": ceil(sqrt(m)) for the 2-norm QP, one for the LP; see
-        :class:`mkbench.CGBoostClassifier`).
-    n_candidates : int, default=2000
-        Weak learners only: perceptrons or Fourier features drawn per iteration.
-    gamma : float, default=None
-        Fourier learners only: theta ~ N(0, 2 gamma I); None: scikit-learn's "scale".
-    random_state : int, RandomState or None, default=None
-        Seeds the sampled weak learners.
-    probability : bool, default=False
-        Platt probabilities on 5-fold cross-validated decision values (``predict_proba``).
-    verbose : int, default=0
-        Print a line every ``verbose`` columns; 0: silent.
+    max_iter : int or None, default=1000
+        Most columns to generate; None (kernel columns): the library's P * n."""
+        + _docs.LOOP
+        + _docs.STRATIFY_RATIO
+        + _docs.SAMPLED_LEARNERS
+        + _docs.PROBABILITY
+        + """
 
     Attributes
     ----------
-    estimator_ : CGBoostClassifier or the weak-learner ensemble
-        The fitted binary model (its ``coef_``, ``intercept_``, ``columns_`` or
-        ``learners_``, ``history_``).
+    coef_ : ndarray of shape (n_columns,)
+        alpha of each generated column (kernel column or weak learner), in order.
+    intercept_ : float
+    columns_, centres_, kernels_, n_columns_by_kernel_, n_support_
+        Kernel columns: as :class:`mkbench.CGBoostClassifier`'s.
+    learners_, coef_path_, intercept_path_
+        Weak learners: as :class:`mkbench.CGEnsClassifier`'s.
     status_ : {"optimal", "gap_tol", "max_iter", "time_limit"}
         "optimal" certifies the full master's optimum: no column violates by more than ``tol``.
+    history_ : list of dict
+        Per iteration: objective, max violation, duality gap, columns, seconds
+        (:func:`mkbench.cg.column_generation`).
     max_violation_ : float
         The largest dual violation over the columns not in the master, at the end.
     duality_gap_ : float
@@ -165,6 +139,8 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
     n_iter_ : int
         Columns generated.
     classes_ : ndarray
+    estimators_ : list or None
+        With more than two classes, the binary models, one per class (one-vs-rest).
 
     Examples
     --------
@@ -175,23 +151,50 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
     >>> lp.status_
     'optimal'
     """
+    )
+
+    _parameter_constraints: dict = {
+        **{name: rule for name, rule in KERNEL_CONSTRAINTS.items() if name != "kernels"},
+        **{name: LEARNER_CONSTRAINTS[name] for name in ("n_candidates", "gamma", "random_state")},
+        "columns": "no_validation",  # a learner family or a kernel library: checked by fit, which names both
+        "penalty": [StrOptions(set(PENALTIES))],
+        "positive": ["boolean", StrOptions({"label"})],
+        "C": [Interval(Real, 0, None, closed="neither"), None],
+        "solver": [StrOptions({*SOLVERS, *LP_ROUTES})],
+        "stratify_ratio": [Interval(Real, 0, 1, closed="left")],
+        "probability": ["boolean"],
+    }
+    #: What a preset sets. The parameter holding the columns; the weak-learner families it may name (none: kernels
+    #: only); HiGHS' route for the LP at ``solver="auto"``; for two classes only, what to use for more (the end of
+    #: the error message; empty: one-vs-rest).
+    _columns_param = "columns"
+    _learners: tuple[str, ...] = LEARNERS
+    _lp_route = "dual"
+    _binary_alternative = ""
+    _max_iter_is_size = False  # max_iter is a limit of the loop: reaching it warns
+    _kernel_library_params = ()  # ``columns`` may name weak learners: not a library the config check builds
 
     def __init__(
         self,
         columns: str | Sequence[Any] = ("linear", "quadratic", "rbf"),
         *,
         penalty: str = "l2",
-        positive: bool = False,
+        positive: bool | str = False,
         scaling: str | None = "range",
         normalize_kernels: bool = True,
         fit_intercept: bool | str = True,
         C: float | None = None,
         solver: str = "auto",
         tol: float = 1e-6,
-        max_iter: int = 1000,
+        max_iter: int | None = 1000,
         time_limit: float | None = None,
         strategy: str = "auto",
+        priority: Sequence[int | str] | None = None,
+        stratify_ratio: float = 0.0,
         columns_per_iteration: int | str = "auto",
+        gap_tol: float | None = None,
+        memory_budget: int = 512 * 2**20,
+        callback: Callable[[Any], Mapping[str, Any] | None] | None = None,
         n_candidates: int = 2000,
         gamma: float | None = None,
         random_state=None,
@@ -210,36 +213,70 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.time_limit = time_limit
         self.strategy = strategy
+        self.priority = priority
+        self.stratify_ratio = stratify_ratio
         self.columns_per_iteration = columns_per_iteration
+        self.gap_tol = gap_tol
+        self.memory_budget = memory_budget
+        self.callback = callback
         self.n_candidates = n_candidates
         self.gamma = gamma
         self.random_state = random_state
         self.probability = probability
         self.verbose = verbose
 
-    def _binary_model(self) -> CGBoostClassifier | _LearnerColumns:
-        if self.fit_intercept not in _INTERCEPTS:
-            raise ValueError(f"fit_intercept must be True, False or 'regularized', got {self.fit_intercept!r}")
-        solver = "dual" if self.penalty == "l1" and self.solver == "auto" else self.solver  # the faster LP route
-        common = dict(tol=self.tol, max_iter=self.max_iter, time_limit=self.time_limit, verbose=self.verbose,
-                      solver=solver)
-        if isinstance(self.columns, str) and self.columns in LEARNERS:
-            return _LearnerColumns(
-                self.columns, penalty=self.penalty, intercept=_INTERCEPTS[self.fit_intercept],
-                n_candidates=self.n_candidates, gamma=self.gamma, random_state=self.random_state,
-                C=1.0 if self.C is None else self.C, **common,
-            )
-        try:
-            make_library(self.columns)
-        except UnknownNameError as error:
-            raise UnknownNameError(f"{error}; or a weak-learner family: {', '.join(map(repr, LEARNERS))}") from None
-        return CGBoostClassifier(
-            self.columns, penalty=self.penalty, positive=self.positive, scaling=self.scaling,
-            normalize_kernels=self.normalize_kernels, fit_intercept=self.fit_intercept, strategy=self.strategy,
-            columns_per_iteration=self.columns_per_iteration, **common,
-            **({} if self.C is None else {"C": self.C}),
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = not self._binary_alternative
+        return tags
+
+    def _learner_family(self) -> str | None:
+        """The weak-learner family the columns are, or None for kernel columns."""
+        columns = getattr(self, self._columns_param)
+        return columns if isinstance(columns, str) and columns in self._learners else None
+
+    def _slack_weight(self) -> float:
+        """``C``, with None resolved: 10 for kernel columns (CG-Boost's default), 1 for weak learners."""
+        if self.C is not None:
+            return self.C
+        return 10.0 if self._learner_family() is None else 1.0
+
+    def _lp_solver(self, solver: str) -> str:
+        """``solver`` with "auto" resolved for the LP: HiGHS' route of this estimator (``_lp_route``)."""
+        return self._lp_route if self.penalty == "l1" and solver == "auto" else solver
+
+    def _solver(self, strategy: str) -> str:
+        """``solver`` with "auto" resolved for the LP and for the full master of kernel columns."""
+        return self._lp_solver(super()._solver(strategy))
+
+    def _kernel_master(self, signed: np.ndarray, solver: str, strategy: str):
+        """The restricted master over kernel columns, for labels ``signed`` in {-1, +1}."""
+        return make_hinge_master(
+            signed, self._slack_weight(), penalty=self.penalty, solver=solver,
+            alpha_sign="nonneg" if self.positive else "free", intercept=INTERCEPTS[self.fit_intercept],
+            **self._master_options(solver, strategy),
         )
 
+    def _learner_master(self, signed: np.ndarray):
+        """The restricted master over weak learners: free alpha for the 2-norm QP, alpha >= 0 for the LP."""
+        return make_hinge_master(
+            signed, self._slack_weight(), penalty=self.penalty, alpha_sign="free" if self.penalty == "l2" else "nonneg",
+            intercept=INTERCEPTS[self.fit_intercept], solver=self._lp_solver(self.solver),
+            **self._learner_master_options(),
+        )
+
+    def _learner_master_options(self) -> dict[str, float | None]:
+        """Options of the master over weak learners: the dual CD masters solve to liblinear's 0.1 on the way."""
+        return {"loose_tol": LOOSE_TOL}
+
+    def _check_library(self) -> None:
+        """Build the kernel library once, so that a name that is neither a kernel nor a learner says both."""
+        try:
+            make_library(getattr(self, self._columns_param))
+        except UnknownNameError as error:
+            raise UnknownNameError(f"{error}; or a weak-learner family: {', '.join(map(repr, LEARNERS))}") from None
+
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: np.ndarray) -> ColumnGenerationClassifier:
         """Fit; with two classes the second of ``classes_`` is the positive class (+1), with more one-vs-rest.
 
@@ -252,17 +289,24 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         -------
         self
         """
-        if self.penalty not in ("l1", "l2"):
-            raise ValueError(f"penalty must be 'l1' (the LP, cgboost eq. 4) or 'l2' (the QP, eq. 7), got {self.penalty!r}")
-        model = self._binary_model()
+        learner = self._learner_family()
+        if learner is None and self._learners:
+            self._check_library()
         X, y = validate_data(self, X, y, dtype=np.float64)
-        if self._fit_one_vs_rest(X, y):
+        if not self._binary_alternative and self._fit_one_vs_rest(X, y):
             return self
-        self.classes_, signed = binary_targets(y)
-        self.estimator_ = model.fit(X, np.where(signed > 0, 1, 0))
-        last = self.estimator_.history_[-1]
-        self.status_ = self.estimator_.status_
-        self.n_iter_ = self.estimator_.n_iter_
+        self.classes_, signed = binary_targets(y, more=self._binary_alternative)
+        if learner is None:
+            self._fit_master(X, partial(self._kernel_master, signed), signed if self.positive == "label" else None)
+        else:
+            path = CoefPath()
+            result = fit_by_column_generation(
+                self, X, self._learner_master(signed), learner=learner, callback=path,
+                constant=INTERCEPTS[self.fit_intercept] == "none" and learner == "stump",  # b of LPBoost eq. 4
+                exclude_chosen=self.penalty == "l2",  # see LearnerOracle: the LP prices its own columns at <= 1
+            )
+            path.set_model(self, result)
+        last = self.history_[-1]
         self.max_violation_ = float(last["max_violation"])
         self.duality_gap_ = float(last["duality_gap"])
         self.objective_ = float(last["objective"])
@@ -270,7 +314,7 @@ class ColumnGenerationClassifier(MarginClassifierMixin, BaseEstimator):
         return self
 
     def _decision(self, X: np.ndarray) -> np.ndarray:
-        """f(x) = sum_j alpha_j h_j(x) + b; positive means ``classes_[1]``."""
-        check_is_fitted(self, "estimator_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.estimator_.decision_function(X)
+        """f(x) = sum_j alpha_j h_j(x) + b (cgboost eq. 3; CGEns Alg. 1); positive means ``classes_[1]``."""
+        if self._learner_family() is None:
+            return self._expansion(X)
+        return learner_outputs(self, X) @ self.coef_ + self.intercept_

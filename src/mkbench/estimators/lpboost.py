@@ -8,25 +8,29 @@ with the LP restricted to the chosen learners solved by HiGHS
 paper used Mosek on the dual). The families are negation complete, so w >= 0
 loses nothing, and for stumps the constant learner +-1 is a candidate in place
 of an offset (eq. 4 has none).
+
+A preset of :class:`mkbench.ColumnGenerationClassifier`, which fits it: the engine over
+weak learners with the 1-norm LP and no offset, two classes.
 """
 
 from __future__ import annotations
 
-import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
-from ..masters import DualLPMaster, LPMaster, make_hinge_master
-from .cgens import _COMMON_PARAMETERS, _COMMON_REST, _LearnerEnsemble
+from . import _docs
+from ._learner_columns import LEARNER_CONSTRAINTS, LearnerEnsemble
+from .column_generation import ColumnGenerationClassifier
 
 __all__ = ["LPBoostClassifier"]
 
 
-class LPBoostClassifier(_LearnerEnsemble):
+class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):
     __doc__ = (
         """LPBoost: the 1-norm soft-margin LP (eq. 4) over weak learners, by column generation.
 
     Parameters
     ----------"""
-        + _COMMON_PARAMETERS
+        + _docs.LEARNER
         + """
     tol : float, default=1e-6
         Stop when no learner has sum_i y_i u_i h(x_i) > 1 + tol (eq. 5, 6).
@@ -36,12 +40,17 @@ class LPBoostClassifier(_LearnerEnsemble):
         ran it) or its primal (:class:`mkbench.masters.LPMaster`). The same optimum;
         the dual route re-solved 8.7x faster on LPBoost's own columns (stumps, MNIST
         n = 2000, 60 columns; ``benchmarks/lp_routes.py``)."""
-        + _COMMON_REST.replace("Offset b.", "Always 0: eq. 4 has no offset (the constant stump plays it).")
+        + _docs.LEARNER_REST.replace("Offset b.", "Always 0: eq. 4 has no offset (the constant stump plays it).")
     )
 
-    _constant_learner = True
-    _max_iter_is_size = True  # the ensemble's size (cgens._MAX_ITER_DOC): reaching it is no warning
-    _exclude_chosen = False  # an LP column in the master prices at <= 1, but its negation may still violate
+    _parameter_constraints: dict = {
+        **LEARNER_CONSTRAINTS,
+        "solver": [StrOptions({"dual", "primal"})],
+        "probability": ["boolean"],
+    }
+    # eq. 4: the 1-norm LP with no offset (the constant stump plays it; the engine offers it to the LP without one)
+    penalty = "l1"
+    fit_intercept = False
 
     def __init__(
         self,
@@ -55,20 +64,12 @@ class LPBoostClassifier(_LearnerEnsemble):
         n_candidates: int = 2000,
         gamma: float | None = None,
         random_state=None,
+        probability: bool = False,
         verbose: int = 0,
     ) -> None:
-        self.learner = learner
-        self.C = C
-        self.max_iter = max_iter
-        self.time_limit = time_limit
-        self.tol = tol
+        super().__init__(
+            learner, C=C, max_iter=max_iter, time_limit=time_limit, tol=tol, n_candidates=n_candidates, gamma=gamma,
+            random_state=random_state, verbose=verbose,
+        )
         self.solver = solver
-        self.n_candidates = n_candidates
-        self.gamma = gamma
-        self.random_state = random_state
-        self.verbose = verbose
-
-    def _master(self, signed: np.ndarray) -> LPMaster | DualLPMaster:
-        if self.solver not in ("dual", "primal"):
-            raise ValueError(f"solver={self.solver!r} is not one of 'dual', 'primal' (HiGHS' route through the LP)")
-        return make_hinge_master(signed, self.C, penalty="l1", alpha_sign="nonneg", intercept="none", solver=self.solver)
+        self.probability = probability

@@ -1,0 +1,246 @@
+"""The parameter and attribute descriptions the column-generation estimators share, written once.
+
+Each fragment is a run of numpydoc entries that begins with a newline; an estimator's
+docstring is its own text with the fragments of the parameters it shares joined in
+(:mod:`.column_generation`, :mod:`.cgboost`, :mod:`.cgboost_regressor`, :mod:`.cgens`,
+:mod:`.lpboost`, :mod:`.cgens_sls`).
+"""
+
+__all__ = [
+    "KERNEL_ATTRIBUTES", "KERNEL_COLUMNS", "KERNEL_LIBRARY", "KERNEL_PROBLEM", "LEARNER", "LEARNER_REST", "LOOP",
+    "MAX_ITER", "PROBABILITY", "SAMPLED_LEARNERS", "SCALING", "STRATIFY_RATIO",
+]
+
+#: ``kernels`` and ``positive`` of CG-Boost (classifier and regressor).
+KERNEL_LIBRARY = """
+    kernels : str or sequence of kernel specs, default=("linear", "quadratic", "rbf")
+        The kernel library S (eq. 3): names ("linear", "quadratic", "rbf", "poly",
+        "weak_rbf", or the letters "L", "Q", "R"), mappings such as
+        ``{"name": "rbf", "sigma": 2.0}``, or Kernel objects; a string "L,Q,R" is
+        a mixture of three kernels, "L+Q" one composite kernel with mu = 1. The RBF
+        width defaults to the mean of ||x_i - x_j||^2 over the training points (§5).
+    positive : bool or "label", default=False
+        Free alpha (§4.2, eq. 11; eq. 13 for regression) or alpha >= 0 (True: eq. 4,
+        7, the paper's sparse models). The classifier also takes ``"label"``:
+        alpha >= 0 on the label-signed columns y_j K_p(., x_j), the SVM-style
+        expansion f(x) = sum_j alpha_j y_j K(x, x_j) + b, i.e. each coefficient of
+        the model (``coef_``) has the sign of its centre's label. The paper's eq. 1
+        has no y_j; this is the other reading of its sign constraint. False and
+        "label" give the same partition whichever class is called positive; True
+        does not (its alpha >= 0 favours the class coded +1), and on non-negative
+        features such as pixels it collapses (MNIST-1000 odd/even, pixels / 255:
+        18.2 % test error against SVC()'s 6.7 %). The default is chosen by
+        ``benchmarks/defaults.py`` (issue 42): with the scaling and kernels below,
+        free alpha matched SVC() within a point on breast cancer, wine and
+        ``make_classification(2000, 50)`` (2-3 splits each) in about a second, while
+        "label" took 25-175 s on the latter for the same accuracy."""
+
+#: How the inputs and the kernels are put on one scale (kernel columns).
+SCALING = """
+    scaling : {"range", "standard", "center"} or None, default="range"
+        How the inputs are put on one scale before the kernels see them, fitted on
+        the training points (``input_mean_``, ``input_scale_``; see
+        :func:`input_scaling`): each feature centred and divided by its range, then
+        all by one factor so that their mean variance is 1; each feature
+        standardised; only centred; or as given (None, the papers' protocols). With
+        "range" or "standard" the model is the same whatever the units of each
+        feature. Measured by ``benchmarks/defaults.py`` (free alpha, C = 10, 2
+        splits each): "range" matched or beat SVC() on raw breast cancer, wine,
+        ``make_classification(2000, 50)``, digits and MNIST-1000 odd/even, and SVR()
+        on diabetes and Friedman #1; "standard" blew up rare pixels (MNIST: 86-89 %
+        accuracy against SVC()'s 93 %; digits 96 % against 98.5 %); "center" left
+        the units in (wine: 74 % against 98 %). ``centres_`` stay in the units of X;
+        the kernels (``kernels_``) act on the scaled inputs, since an RBF of scaled
+        inputs is no RBF of the raw ones.
+    normalize_kernels : bool, default=True
+        Divide each kernel of the library by a scale set on the training points
+        (:mod:`mkbench.kernels.scaled`), so that L, Q and R weigh alike in the master:
+        for the 2-norm QPs, so that a point's row of columns has unit mean squared
+        norm (each kernel 1 / P of it), and C = 1 means what it means for an RBF SVC
+        whatever n; for the LP, unit mean diagonal (columns bounded as LPBoost's
+        weak hypotheses). False keeps the kernels in their own units (the papers')."""
+
+#: CG-Boost's offset, C, tolerance and column count.
+KERNEL_PROBLEM = """
+    fit_intercept : bool or "regularized", default=True
+        True: a free, unregularised offset b (§4.1, second case); "regularized":
+        b penalised like a constant column (§4.1, first case); False: no offset.
+    C : float, default=10.0
+        Weight of the slacks. With the defaults above (inputs scaled by ranges,
+        kernels normalised, free alpha) C = 10 was chosen by ``benchmarks/defaults.py``
+        over C in {1, 3, 10, 30}: it matched or beat SVC() / SVR() on every data set
+        of the panel and on MNIST-1000 odd/even (93.3-94.3 % against SVC()'s
+        92.9-93.5 %, pixels in [0, 1] and centred, 0.5 s), where C = 1 lost 2.5-5
+        points on digits and Friedman #1. The papers' protocols give their own C.
+    tol : float, default=1e-6
+        Columns enter while their dual violation exceeds ``tol`` (eq. 6, 10, 12, 14).
+    max_iter : int or None, default=None
+        Most columns to generate; None: the library's P * n, which column generation
+        never passes (a column enters once), so it ends at the optimum. (Until
+        2026-11-26 the default was 1000: CG-Boost L,Q,R on centred MNIST-1000 needs
+        1700 columns.)"""
+
+#: The loop over kernel columns: strategy, multiple pricing, limits, callback, progress.
+LOOP = """
+    strategy : {"auto", "stratified", "full", "all"}, default="auto"
+        "auto": "all" for the dense 2-norm models (free alpha) whose P * n^2 kernel
+        values fit ``memory_budget``, else "stratified". Stratified column
+        generation (§5), a full scan at every iteration, or
+        "all": every column of the library enters the master at once and the
+        full master is solved directly (``n_iter_`` = P * n, no pricing),
+        the optimum column generation reaches (Theorem 3.1, Remark 4.1). For the
+        dense models of free alpha (every alpha_j = score_j, eq. 8), where column
+        generation would add the P * n columns one master solve at a time; there
+        the coefficients with |alpha_j| <= ``tol``, which column generation would
+        not have generated, are set to 0. Pair it with ``solver="libsvm"`` (one
+        SVM dual on the Gram matrix of all columns).
+    priority : sequence of int or str, default=None
+        Kernel order of the stratified strategy; None keeps the order of ``kernels``.
+    columns_per_iteration : int, "sqrt" or "auto", default="auto"
+        Columns entering per pricing step (multiple pricing): the most violating
+        one and the next violating columns of the same scan (the kernel that
+        supplies the column, with the stratified strategy). 1 is the paper's
+        algorithm (§3, §5); "sqrt" enters ceil(sqrt(m)) columns when the master
+        holds m; "auto" is "sqrt" for the 2-norm QPs (eq. 7, 11, 13), whose
+        optimal alpha is unique (the objective is strictly convex in alpha), so
+        the model is the one-column path's, and 1 for the LP (eq. 4), whose
+        optimum may not be unique. Measured on MNIST-1000 odd/even L,Q,R (alpha >= 0,
+        free offset; 2026-11-26): centred unit-norm pixels 10.9 -> 2.4 s at C = 1
+        (1697 columns) and 22 -> 10 s at C = 100; pixels / 255 1.1 -> 0.8 s.
+    time_limit : float, default=None
+        Seconds after which no column is generated (a ConvergenceWarning is issued).
+    gap_tol : float, default=None
+        Stop early once the duality gap is at most ``gap_tol`` times the objective
+        (Proposition 4.1; the paper's early termination, §5). The gap is known after
+        full scans only: every iteration with ``strategy="full"``, and the
+        iterations where the stratified strategy finds no violating error-point column.
+    memory_budget : int, default=512 MiB
+        Bytes of kernel values kept; larger libraries are priced block by block.
+    callback : callable, default=None
+        ``callback(estimator)`` after each master solve, with the current model
+        fitted (``predict`` works); a mapping it returns joins that
+        iteration's ``history_`` row (e.g. a validation error, Fig. 1 bottom).
+    verbose : int, default=0
+        Print a line every ``verbose`` columns (objective, largest dual violation,
+        columns, seconds) and one when the fit stops; 0: silent."""
+
+#: The stratified strategy's "appropriate" column (CG-Boost's classifier).
+STRATIFY_RATIO = """
+    stratify_ratio : float, default=0.0
+        What the stratified strategy (``strategy="stratified"``) calls an "appropriate"
+        column of a cheaper kernel (§5: "if no appropriate linear kernel column can be
+        added, then we consider columns from more complicated kernels"), passed to
+        :class:`mkbench.oracles.KernelOracle`: 0, any column violating by more than
+        ``tol`` (the default reading); r in (0, 1), a kernel supplies columns only while
+        its largest violation exceeds r times its largest violation when its columns
+        were first priced, so that columns of later kernels can enter before every
+        column of an earlier one has. It changes the path of column generation, not
+        its optimum."""
+
+#: The fitted kernel expansion.
+KERNEL_ATTRIBUTES = """
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_columns,)
+        alpha of each generated column, in the order generated (some may be 0).
+    columns_ : list of (str, int)
+        Kernel name and training-point (centre) index of each generated column.
+    centres_ : ndarray of shape (n_columns, n_features)
+        The centre x_j of each generated column.
+    intercept_ : float
+    kernels_ : tuple of Kernel
+        The library with data-dependent widths resolved.
+    n_iter_ : int
+        Columns that entered the master: generated one per iteration, or all P * n
+        with ``strategy="all"``.
+    status_ : {"optimal", "gap_tol", "max_iter", "time_limit"}
+    history_ : list of dict
+        Per iteration: objective, max violation, duality gap (Prop. 4.1, full scans
+        of the QPs), columns per kernel, columns priced and computed, seconds.
+    n_columns_by_kernel_ : dict
+        Columns with nonzero alpha per base kernel (C_l, C_q, C_r of Table 1).
+"""
+
+#: Every parameter and attribute of CG-Boost's kernel columns (classifier and regressor).
+KERNEL_COLUMNS = KERNEL_LIBRARY + SCALING + KERNEL_PROBLEM + LOOP + KERNEL_ATTRIBUTES
+
+#: Platt probabilities (:class:`._multiclass.MarginClassifierMixin`).
+PROBABILITY = """
+    probability : bool, default=False
+        Fit Platt's sigmoid on 5-fold cross-validated decision values, as SVC does,
+        so that ``predict_proba`` exists (5 more fits)."""
+
+#: ``learner`` and ``C`` of the ensembles of weak learners (CGEns, LPBoost).
+LEARNER = """
+    learner : {"stump", "perceptron", "fourier"}, default="stump"
+        Weak learners: decision stumps searched exactly, or ``n_candidates``
+        perceptrons sign(theta'x - kappa) / Fourier features cos(theta'x - kappa)
+        drawn per iteration (§VI-A; :mod:`mkbench.learners`).
+    C : float, default=1.0
+        Weight of the hinge slacks, > 0."""
+
+#: ``max_iter`` of the ensembles of weak learners (CGEns, CGEns-SLS, LPBoost).
+MAX_ITER = """        Learners to add, J_max of Algorithms 1 and 2: the size of the ensemble, as
+        ``n_estimators`` is AdaBoost's. Reaching it is the fit's usual end, not a
+        warning (``status_`` "max_iter"): the optimum over every weak learner can take
+        thousands of learners (CGEns on breast cancer at the defaults: a score still
+        0.002 > ``tol`` after 3000 stumps), far more than a good ensemble needs, and
+        the papers choose the count by cross-validation (CGEns §VI-A; see
+        :class:`mkbench.StagedSearchCV`). The fit ends earlier, "optimal", when no
+        learner's score exceeds ``tol``."""
+
+#: The sampled weak learners (perceptrons, Fourier features).
+SAMPLED_LEARNERS = """
+    n_candidates : int, default=2000
+        Learners drawn per iteration for "perceptron" and "fourier" (§VI-A).
+    gamma : float, default=None
+        Gaussian width of the Fourier learners, theta ~ N(0, 2 gamma I) for the
+        kernel exp(-gamma ||x - x'||^2) (use the SVM's cross-validated gamma, §VI-A);
+        None: 1 / (n_features X.var()), scikit-learn's ``gamma="scale"``.
+    random_state : int, RandomState or None, default=None
+        Seeds the sampled learners."""
+
+#: The rest of CGEns' and LPBoost's parameters, and their attributes.
+LEARNER_REST = (
+    """
+    max_iter : int, default=100
+"""
+    + MAX_ITER
+    + """
+    time_limit : float, default=None
+        Seconds after which no further learner is added (status "time_limit"; a
+        ConvergenceWarning says so, as the ensemble is then smaller than ``max_iter``)."""
+    + SAMPLED_LEARNERS
+    + PROBABILITY
+    + """
+    verbose : int, default=0
+        Print a line every ``verbose`` learners (objective, largest dual violation,
+        learners, seconds) and one when the fit stops; 0: silent.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        ``classes_[1]`` is the positive class.
+    learners_ : list of Stump, Perceptron or FourierFeature
+        The chosen weak learners h_j, in the order added.
+    coef_ : ndarray of shape (n_iter_,)
+        Their weights w_j.
+    intercept_ : float
+        Offset b.
+    coef_path_ : list of ndarray
+        ``coef_path_[t]``: the weights of the first t learners in the restricted
+        model after t iterations (t = 0 .. n_iter_), each master as solved on the
+        way (to ``loose_tol`` where the master has one), the last to ``solver_tol``.
+    intercept_path_ : ndarray of shape (n_iter_ + 1,)
+    n_iter_ : int
+        Learners added.
+    status_ : {"optimal", "max_iter", "time_limit"}
+        "optimal": no learner's score exceeded ``tol``; "max_iter": ``max_iter``
+        learners added, the usual end (no warning); "time_limit": stopped by
+        ``time_limit`` before either (a ConvergenceWarning).
+    history_ : list of dict
+        Per iteration: restricted objective, largest score, duality gap, learners
+        priced, seconds (:func:`mkbench.cg.column_generation`).
+    n_features_in_ : int
+"""
+)
