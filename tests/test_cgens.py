@@ -16,6 +16,8 @@ from mkbench.masters import MasterSolution, solve_qp
 from mkbench.masters.simplex_ls import SimplexLSMaster
 from mkbench.oracles import LearnerOracle
 
+from ._weight_checks import CG_PATH, DUAL_CD, weight_checks
+
 
 @pytest.fixture(scope="module")
 def circle():
@@ -235,7 +237,8 @@ def test_a_default_fit_warns_nothing_and_a_time_limit_stop_still_warns(estimator
 
 
 @parametrize_with_checks(
-    [CGEnsClassifier(max_iter=20), CGEnsClassifier("perceptron", max_iter=10, n_candidates=100, random_state=0)]
+    [CGEnsClassifier(max_iter=20), CGEnsClassifier("perceptron", max_iter=10, n_candidates=100, random_state=0)],
+    expected_failed_checks=lambda estimator: weight_checks(f"{CG_PATH}; and {DUAL_CD}"),
 )
 def test_scikit_learn_estimator_checks(estimator, check):
     with warnings.catch_warnings():
@@ -339,7 +342,7 @@ def test_sls_staged_predictions_are_the_fits_stopped_after_t_learners():
             np.testing.assert_array_equal(staged[t - 1], stopped.predict(X))
 
 
-@parametrize_with_checks([CGEnsSLSClassifier(max_iter=20)])
+@parametrize_with_checks([CGEnsSLSClassifier(max_iter=20)], expected_failed_checks=lambda e: weight_checks(CG_PATH))
 def test_sls_scikit_learn_estimator_checks(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

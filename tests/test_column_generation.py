@@ -22,6 +22,7 @@ from mkbench.kernels import KernelColumns
 from mkbench.masters import solve_lp, solve_qp
 
 from ._paper import paper_cgboost, paper_column_generation
+from ._weight_checks import CG_PATH, DUAL_CD, weight_checks
 
 from .test_cgens import all_stumps
 
@@ -157,6 +158,11 @@ def test_bad_parameters_name_the_fix(data):
         paper_column_generation("trees").fit(X, labels)
 
 
-@parametrize_with_checks([ColumnGenerationClassifier("stump", max_iter=20), ColumnGenerationClassifier(["linear", "rbf"], max_iter=20)])
+@parametrize_with_checks(
+    [ColumnGenerationClassifier("stump", max_iter=20), ColumnGenerationClassifier(["linear", "rbf"], max_iter=20)],
+    # over kernels: the full master by libsvm meets scikit-learn's weight checks; over stumps the fit stops at 20
+    expected_failed_checks=lambda estimator: weight_checks(f"{CG_PATH}; and {DUAL_CD}")
+    if estimator.columns == "stump" else {},
+)
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)

@@ -170,6 +170,15 @@ PROBABILITY = """
         Fit Platt's sigmoid on 5-fold cross-validated decision values, as SVC does,
         so that ``predict_proba`` exists (5 more fits)."""
 
+#: Parallel one-vs-rest (:meth:`._multiclass.MarginClassifierMixin._fit_per_class`).
+N_JOBS = """
+    n_jobs : int, default=None
+        With more than two classes, the one-vs-rest models fitted ``n_jobs`` at a time
+        (joblib's processes, scikit-learn's convention: None means 1 unless in a
+        ``joblib.parallel_config`` context, -1 all processors); the same models as one
+        at a time. Each class computes its own kernel columns (not shared across the
+        classes); two classes ignore it."""
+
 #: ``learner`` and ``C`` of the ensembles of weak learners (CGEns, LPBoost).
 LEARNER = """
     learner : {"stump", "perceptron", "fourier"}, default="stump"

@@ -10,12 +10,22 @@ restricted master of the full master solved directly (libsvm) and the Clarabel
 fallback of a failing master that ``solver="auto"`` picked, the loop
 (:func:`mkbench.cg.column_generation`) and the fitted expansion. The estimator
 builds the master (the problem) and names the parameter holding the library.
+
+Sample weights (scikit-learn's convention: integer weights fit the rows repeated) reach
+the fit as the master's per-sample C (the estimator's ``C * w``) and here as what the
+repeated rows would change besides: the input scaling and the kernels' data-dependent
+scales (the RBF's default width, :func:`weighted_library`) are those of the repeated
+rows, and, for the 2-norm masters, column j is scaled by sqrt(w_j): w_j copies of a
+column share its coefficient equally at the optimum (penalty a^2 / (2 w_j) in all), which
+is one column sqrt(w_j) K(., x_j) with coefficient a / sqrt(w_j). The 1-norm LP needs no
+such scaling (the copies' |alpha| sum to |a| however they split it).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from numbers import Integral, Real
 
 import numpy as np
@@ -26,13 +36,15 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..cg import column_generation
 from ..exceptions import SolverError
 from ..kernels import Kernel, KernelColumns, Sum, make_library
-from ..kernels.scaled import normalized
+from ..kernels.functions import RBF
+from ..kernels.scaled import Normalized, normalized
 from ..masters import LPMaster, QPMaster, SVMDualMaster
 from ..oracles import STRATEGIES, KernelOracle
 from ._convergence import warn_unless_optimal
-from ._scaling import SCALINGS, input_scaling
+from ._scaling import SCALINGS
+from ._weights import weighted_input_scaling
 
-__all__ = ["INTERCEPTS", "KERNEL_CONSTRAINTS", "KernelExpansion", "enter_all"]
+__all__ = ["INTERCEPTS", "KERNEL_CONSTRAINTS", "KernelExpansion", "enter_all", "weighted_library"]
 
 #: ``fit_intercept`` -> the master's offset: free (cgboost §4.1, second case), none, or penalised (first case).
 INTERCEPTS = {True: "free", False: "none", "regularized": "regularized"}
@@ -103,9 +115,9 @@ class KernelExpansion(BaseEstimator):
         chosen = self.solver == "auto" and solver == "libsvm" and strategy == "all"
         return {"max_iter": _FULL_MASTER_ITERATIONS} if chosen else {}
 
-    def _fit_scaling(self, X: np.ndarray) -> np.ndarray:
-        """Fit the input scaling (``scaling``) on the training inputs; return X as the kernels see it."""
-        self.input_mean_, self.input_scale_ = input_scaling(X, self.scaling)
+    def _fit_scaling(self, X: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+        """Fit the input scaling (``scaling``) on the (weighted) training inputs; return X as the kernels see it."""
+        self.input_mean_, self.input_scale_ = weighted_input_scaling(X, self.scaling, weights)
         return self._scaled(X)
 
     def _scaled(self, X: np.ndarray) -> np.ndarray:
@@ -118,18 +130,29 @@ class KernelExpansion(BaseEstimator):
             return 1 if getattr(self, "penalty", "l2") == "l1" else "sqrt"
         return self.columns_per_iteration
 
-    def _library(self) -> list[Kernel]:
+    def _library(self, X_seen: np.ndarray | None = None, weights: np.ndarray | None = None) -> list[Kernel]:
+        """The library, each kernel normalised (``normalize_kernels``); with ``weights``, resolved on the weighted X."""
         library = make_library(getattr(self, self._columns_param))
+        by = "diagonal" if getattr(self, "penalty", "l2") == "l1" else "rows"
+        if weights is not None:
+            return weighted_library(library, X_seen, weights, by if self.normalize_kernels else None)
         if not self.normalize_kernels:
             return library
-        by = "diagonal" if getattr(self, "penalty", "l2") == "l1" else "rows"
         return [normalized(kernel, by, len(library)) for kernel in library]
+
+    def _column_scales(self, signs: np.ndarray | None, weights: np.ndarray | None) -> np.ndarray | None:
+        """s_j of the master's columns s_j K_p(., x_j): the label signs, times sqrt(w_j) for the 2-norm masters."""
+        if weights is None or getattr(self, "penalty", "l2") == "l1":
+            return signs
+        scales = np.sqrt(weights)
+        return scales if signs is None else signs * scales
 
     def _fit_master(
         self,
         X: np.ndarray,
         make_master: Callable[[str, str], LPMaster | QPMaster | SVMDualMaster],
         signs: np.ndarray | None = None,
+        weights: np.ndarray | None = None,
     ) -> None:
         """Run column generation over the kernel columns of X; set the fitted attributes.
 
@@ -138,19 +161,23 @@ class KernelExpansion(BaseEstimator):
         starts again with the exact interior point (Clarabel), and the first row of
         ``history_`` says why. ``signs``: s_j per training point, the master then sees the
         columns s_j K_p(., x_j) and the model's coefficient of column (p, j) is s_j alpha_j.
+        ``weights``: the positive sample weights of the rows of X (the master built by
+        ``make_master`` has C w_i already); see the module for what else they change.
         """
         if X.shape[0] < 2:
             raise ValueError(f"{type(self).__name__} needs at least 2 samples to learn from, got 1 sample")
-        X_seen = self._fit_scaling(X)
+        X_seen = self._fit_scaling(X, weights)
         strategy = self._strategy(X.shape[0])
         solver = self._solver(strategy)
+        library = self._library(X_seen, weights)
+        signs = self._column_scales(signs, weights)
         try:
-            self._generate(X, X_seen, make_master(solver, strategy), strategy, signs)
+            self._generate(X, X_seen, make_master(solver, strategy), strategy, signs, library)
         except SolverError as exc:
             lp = getattr(self, "penalty", "l2") == "l1"  # HiGHS' routes have no interior point to fall back to
             if self.solver != "auto" or solver == _FALLBACK_SOLVER or lp:
                 raise
-            self._generate(X, X_seen, make_master(_FALLBACK_SOLVER, strategy), strategy, signs)
+            self._generate(X, X_seen, make_master(_FALLBACK_SOLVER, strategy), strategy, signs, library)
             self.history_[0]["note"] = f"solver {solver!r} failed ({exc}); refitted with {_FALLBACK_SOLVER!r}"
         warn_unless_optimal(
             self, self.status_, self.n_iter_, "columns",
@@ -166,9 +193,10 @@ class KernelExpansion(BaseEstimator):
         master: LPMaster | QPMaster | SVMDualMaster,
         strategy: str,
         signs: np.ndarray | None,
+        library: list[Kernel],
     ) -> None:
         """Column generation of ``master`` over the columns of ``X_seen`` (X as the kernels see it)."""
-        columns = KernelColumns(X_seen, self._library(), memory_budget=self.memory_budget, signs=signs)
+        columns = KernelColumns(X_seen, library, memory_budget=self.memory_budget, signs=signs)
         oracle = KernelOracle(columns, strategy="full" if strategy == "all" else strategy,
                               priority=self.priority, columns_per_iteration=self._columns_per_step(),
                               stratify_ratio=getattr(self, "stratify_ratio", 0.0))
@@ -261,6 +289,45 @@ def enter_all(columns: KernelColumns, master, oracle: KernelOracle) -> list[tupl
     for choice in entered:
         oracle.add(choice)
     return entered
+
+
+def weighted_library(library: list[Kernel], X: np.ndarray, weights: np.ndarray, by: str | None) -> list[Kernel]:
+    """``library`` resolved on the rows of X repeated ``weights`` times, each kernel normalised ``by`` (None: not).
+
+    The RBF's default width is the weighted mean squared distance, 2 sum_i w_i ||x_i - xbar_w||^2 / sum_i w_i;
+    the scales of :class:`mkbench.kernels.scaled.Normalized` the weighted mean diagonal ("diagonal") and
+    P sum_i w_i sum_j w_j K(x_i, x_j)^2 / sum_i w_i ("rows", over the evenly spaced rows
+    :func:`mkbench.kernels.scaled.mean_row_norm` reads when there are more than 512).
+    """
+    total = float(weights.sum())
+    centred = X - np.average(X, axis=0, weights=weights)
+    width = 2.0 * float(weights @ np.einsum("ij,ij->i", centred, centred)) / total
+
+    def resolve(kernel: Kernel) -> Kernel:
+        if isinstance(kernel, Sum):
+            return Sum(tuple(resolve(part) for part in kernel.kernels))
+        if isinstance(kernel, RBF) and kernel.sigma is None and width > 0:
+            return replace(kernel, sigma=width)
+        return kernel.resolve(X)  # no weighted default, or all points at one place: the kernel's own error
+
+    def scaled(kernel: Kernel, how: str, n_kernels: int) -> Normalized:
+        if how == "diagonal":
+            diagonal = np.concatenate([np.diag(kernel(X[i:i + 256], X[i:i + 256])) for i in range(0, len(X), 256)])
+            scale = float(weights @ diagonal) / total
+        else:
+            rows = np.unique(np.linspace(0, X.shape[0] - 1, min(X.shape[0], 512)).astype(np.intp))
+            block = kernel(X[rows], X)
+            scale = float(np.sqrt(n_kernels * (weights[rows] @ (np.square(block) @ weights)) / weights[rows].sum()))
+        if not (np.isfinite(scale) and scale > 0):
+            return Normalized(kernel, by=how, n_kernels=n_kernels).resolve(X)  # raises, naming the kernel
+        return Normalized(kernel, by=how, n_kernels=n_kernels, scale=scale)
+
+    resolved = [resolve(kernel) for kernel in library]
+    if by is None:
+        return resolved
+    parts = [Sum(tuple(scaled(part, "diagonal", 1) for part in kernel.kernels)) if isinstance(kernel, Sum) else kernel
+             for kernel in resolved]
+    return [scaled(kernel, by, len(library)) for kernel in parts]
 
 
 def _parts(kernel: Kernel) -> tuple[Kernel, ...]:

@@ -26,6 +26,7 @@ from ..learners import LEARNERS, make_family, outputs
 from ..oracles import LearnerOracle
 from ._binary import BinaryClassifierMixin
 from ._convergence import warn_unless_optimal
+from ._rbf_inputs import _scale_gamma
 
 __all__ = ["LEARNER_CONSTRAINTS", "LOOSE_TOL", "CoefPath", "LearnerEnsemble", "LearnerParams",
            "fit_by_column_generation", "learner_outputs", "staged_outputs"]
@@ -84,6 +85,7 @@ def fit_by_column_generation(
     constant: bool = False,
     exclude_chosen: bool = True,
     callback=None,
+    weights: np.ndarray | None = None,
 ) -> CGResult:
     """Run column generation of ``master`` over the weak learners ``learner`` on X (Alg. 1, 2).
 
@@ -107,6 +109,11 @@ def fit_by_column_generation(
         See :class:`mkbench.oracles.LearnerOracle`.
     callback : callable, optional
         Passed to :func:`mkbench.cg.column_generation`.
+    weights : ndarray of shape (n_samples,), optional
+        Positive sample weights, already in the master's per-sample C (its duals price the
+        learners). Here they set the Fourier learners' default ``gamma`` to that of the rows
+        repeated; the stumps' thresholds are the distinct values either way, while the
+        sampled perceptrons and Fourier features are drawn from the distinct rows.
 
     Returns
     -------
@@ -116,7 +123,7 @@ def fit_by_column_generation(
         learner,
         X,
         n_candidates=estimator.n_candidates,
-        gamma=estimator.gamma,
+        gamma=estimator.gamma if weights is None or estimator.gamma is not None else _scale_gamma(X, weights),
         constant=constant,
         random_state=check_random_state(estimator.random_state),
     )

@@ -60,6 +60,7 @@ class CGBoostClassifier(ColumnGenerationClassifier):
         its alpha are exactly 0 off the active set, where an interior point leaves
         ~1e-9 on every column it ever generated."""
         + _docs.PROBABILITY
+        + _docs.N_JOBS
         + _docs.STRATIFY_RATIO
         + _docs.KERNEL_COLUMNS
     )
@@ -67,7 +68,7 @@ class CGBoostClassifier(ColumnGenerationClassifier):
     _parameter_constraints: dict = {
         **KERNEL_CONSTRAINTS,
         **{name: ColumnGenerationClassifier._parameter_constraints[name]
-           for name in ("penalty", "positive", "solver", "probability", "stratify_ratio")},
+           for name in ("penalty", "positive", "solver", "probability", "stratify_ratio", "n_jobs")},
     }
     _columns_param = "kernels"
     _kernel_library_params = ("kernels",)
@@ -96,6 +97,7 @@ class CGBoostClassifier(ColumnGenerationClassifier):
         gap_tol: float | None = None,
         memory_budget: int = 512 * 2**20,
         callback: Callable[[Any], Mapping[str, Any] | None] | None = None,
+        n_jobs: int | None = None,
         verbose: int = 0,
     ) -> None:
         self.kernels = kernels
@@ -117,4 +119,5 @@ class CGBoostClassifier(ColumnGenerationClassifier):
         self.gap_tol = gap_tol
         self.memory_budget = memory_budget
         self.callback = callback
+        self.n_jobs = n_jobs
         self.verbose = verbose

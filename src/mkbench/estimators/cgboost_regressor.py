@@ -16,9 +16,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from ..masters import make_qp_master
+from ..masters._solution import check_C
 from . import _docs
 from ._kernel_columns import INTERCEPTS, KERNEL_CONSTRAINTS, KernelExpansion
-from ._scaling import target_scaling
+from ._weights import present_rows, weighted_target_scaling
 
 __all__ = ["CGBoostRegressor"]
 
@@ -97,13 +98,19 @@ class CGBoostRegressor(RegressorMixin, KernelExpansion):
         self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: np.ndarray, y: np.ndarray) -> CGBoostRegressor:
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> CGBoostRegressor:
         """Fit the epsilon-insensitive regression.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            w_i >= 0, scikit-learn's convention: integer weights fit the rows repeated. Each
+            epsilon-insensitive loss is weighted C w_i (the master's per-sample C, libsvm's
+            for "libsvm"), rows of weight 0 are dropped first, and the input scaling, the
+            kernels' normalisation, the RBF's default width and the target's standardisation
+            are those of the repeated rows (see :mod:`mkbench.estimators._kernel_columns`).
 
         Returns
         -------
@@ -111,17 +118,21 @@ class CGBoostRegressor(RegressorMixin, KernelExpansion):
         """
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         y = y.astype(np.float64)  # "could not convert string to float: ...", as scikit-learn's Ridge says
-        self.y_mean_, self.y_scale_ = target_scaling(y) if self.scale_target else (0.0, 1.0)
+        weights, rows = present_rows(sample_weight, X)
+        if rows is not None:
+            X, y = X[rows], y[rows]
+        self.y_mean_, self.y_scale_ = weighted_target_scaling(y, weights) if self.scale_target else (0.0, 1.0)
         target = (y - self.y_mean_) / self.y_scale_
+        C = self.C if weights is None else check_C(self.C) * weights
 
         def make_master(solver: str, strategy: str):
             return make_qp_master(
-                target, self.C, loss="epsilon_insensitive", epsilon=self.epsilon,
+                target, C, loss="epsilon_insensitive", epsilon=self.epsilon,
                 alpha_sign="nonneg" if self.positive else "free", intercept=INTERCEPTS[self.fit_intercept],
                 solver="clarabel" if solver == "auto" else solver, **self._master_options(solver, strategy),
             )
 
-        self._fit_master(X, make_master)
+        self._fit_master(X, make_master, weights=weights)
         self.coef_ *= self.y_scale_  # f(x) = y_scale * f'(x) + y_mean: the model in the units of y
         self.intercept_ = self.y_scale_ * self.intercept_ + self.y_mean_
         return self

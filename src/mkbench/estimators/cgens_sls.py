@@ -21,6 +21,7 @@ from sklearn.base import ClassifierMixin, _fit_context
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import validate_data
 
+from ..masters._solution import check_C
 from ..masters.simplex_ls import SimplexLSMaster
 from ._docs import MAX_ITER
 from ._learner_columns import (
@@ -30,6 +31,7 @@ from ._learner_columns import (
     learner_outputs,
     staged_outputs,
 )
+from ._weights import present_rows
 
 __all__ = ["CGEnsSLSClassifier", "simplex_code"]
 
@@ -114,13 +116,18 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
     _parameter_constraints: dict = LEARNER_CONSTRAINTS
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: np.ndarray, y: np.ndarray) -> CGEnsSLSClassifier:
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> CGEnsSLSClassifier:
         """Fit on two or more classes.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            w_i >= 0, scikit-learn's convention: integer weights fit the rows repeated. Each
+            squared residual of (10) is weighted C w_i (the master's per-row C), rows of
+            weight 0 are dropped first (a class only they hold is then absent from
+            ``classes_``), and the Fourier learners' default ``gamma`` is the repeated rows'.
 
         Returns
         -------
@@ -128,19 +135,22 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
+        weights, rows = present_rows(sample_weight, X)
+        if rows is not None:
+            X, y = X[rows], y[rows]
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if X.shape[0] < 2:
             raise ValueError(f"CGEnsSLSClassifier needs at least 2 samples, got {X.shape[0]} sample")
         if self.classes_.size < 2:
             raise ValueError(f"CGEnsSLSClassifier needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
         self.code_ = simplex_code(self.classes_.size)
-        master = SimplexLSMaster(self.code_[y_index], self.C)
+        master = SimplexLSMaster(self.code_[y_index], self.C if weights is None else check_C(self.C) * weights)
         path: list[tuple[np.ndarray, np.ndarray]] = []
 
         def record(solution, choices):
             path.append((np.array(solution.alpha, dtype=np.float64), np.array(solution.intercept, dtype=np.float64)))
 
-        fit_by_column_generation(self, X, master, learner=self.learner, callback=record)
+        fit_by_column_generation(self, X, master, learner=self.learner, callback=record, weights=weights)
         self.coef_, self.intercept_ = path[-1]
         self.coef_path_ = [coef for coef, _ in path]
         self.intercept_path_ = np.array([b for _, b in path])

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from numbers import Real
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -55,12 +55,14 @@ from ..exceptions import UnknownNameError
 from ..kernels import make_library
 from ..learners import LEARNERS
 from ..masters import make_hinge_master
+from ..masters._solution import check_C
 from ..masters.hinge import LP_ROUTES, PENALTIES, SOLVERS
 from . import _docs
 from ._binary import binary_targets
 from ._kernel_columns import INTERCEPTS, KERNEL_CONSTRAINTS, KernelExpansion
 from ._learner_columns import LEARNER_CONSTRAINTS, LOOSE_TOL, CoefPath, fit_by_column_generation, learner_outputs
 from ._multiclass import MarginClassifierMixin
+from ._weights import present_rows
 
 __all__ = ["ColumnGenerationClassifier"]
 
@@ -112,6 +114,7 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
         + _docs.STRATIFY_RATIO
         + _docs.SAMPLED_LEARNERS
         + _docs.PROBABILITY
+        + _docs.N_JOBS
         + """
 
     Attributes
@@ -163,6 +166,7 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
         "solver": [StrOptions({*SOLVERS, *LP_ROUTES})],
         "stratify_ratio": [Interval(Real, 0, 1, closed="left")],
         "probability": ["boolean"],
+        "n_jobs": [Integral, None],
     }
     #: What a preset sets. The parameter holding the columns; the weak-learner families it may name (none: kernels
     #: only); HiGHS' route for the LP at ``solver="auto"``; for two classes only, what to use for more (the end of
@@ -199,6 +203,7 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
         gamma: float | None = None,
         random_state=None,
         probability: bool = False,
+        n_jobs: int | None = None,
         verbose: int = 0,
     ) -> None:
         self.columns = columns
@@ -223,6 +228,7 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
         self.gamma = gamma
         self.random_state = random_state
         self.probability = probability
+        self.n_jobs = n_jobs
         self.verbose = verbose
 
     def __sklearn_tags__(self):
@@ -249,18 +255,24 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
         """``solver`` with "auto" resolved for the LP and for the full master of kernel columns."""
         return self._lp_solver(super()._solver(strategy))
 
-    def _kernel_master(self, signed: np.ndarray, solver: str, strategy: str):
-        """The restricted master over kernel columns, for labels ``signed`` in {-1, +1}."""
+    def _slacks(self, weights: np.ndarray | None) -> float | np.ndarray:
+        """The master's C: ``C`` (checked finite and > 0), or C w_i per row with sample weights."""
+        C = self._slack_weight()
+        return C if weights is None else check_C(C) * weights
+
+    def _kernel_master(self, signed: np.ndarray, C: float | np.ndarray, solver: str, strategy: str):
+        """The restricted master over kernel columns, for labels ``signed`` in {-1, +1} and slack weights ``C``."""
         return make_hinge_master(
-            signed, self._slack_weight(), penalty=self.penalty, solver=solver,
+            signed, C, penalty=self.penalty, solver=solver,
             alpha_sign="nonneg" if self.positive else "free", intercept=INTERCEPTS[self.fit_intercept],
             **self._master_options(solver, strategy),
         )
 
-    def _learner_master(self, signed: np.ndarray):
-        """The restricted master over weak learners: free alpha for the 2-norm QP, alpha >= 0 for the LP."""
+    def _learner_master(self, signed: np.ndarray, C: float | np.ndarray | None = None):
+        """The restricted master over weak learners (slack weights ``C``, default ``C``'s): free alpha for the 2-norm
+        QP, alpha >= 0 for the LP."""
         return make_hinge_master(
-            signed, self._slack_weight(), penalty=self.penalty, alpha_sign="free" if self.penalty == "l2" else "nonneg",
+            signed, self._slack_weight() if C is None else C, penalty=self.penalty, alpha_sign="free" if self.penalty == "l2" else "nonneg",
             intercept=INTERCEPTS[self.fit_intercept], solver=self._lp_solver(self.solver),
             **self._learner_master_options(),
         )
@@ -277,13 +289,19 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
             raise UnknownNameError(f"{error}; or a weak-learner family: {', '.join(map(repr, LEARNERS))}") from None
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: np.ndarray, y: np.ndarray) -> ColumnGenerationClassifier:
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> ColumnGenerationClassifier:
         """Fit; with two classes the second of ``classes_`` is the positive class (+1), with more one-vs-rest.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            w_i >= 0, scikit-learn's convention: integer weights fit the rows repeated. Each
+            hinge slack is weighted C w_i (the master's per-sample C; its duals then price the
+            columns), rows of weight 0 are dropped first, and the input scaling, the kernels'
+            normalisation and the RBF's default width are those of the repeated rows (see
+            :mod:`mkbench.estimators._kernel_columns`); one-vs-rest and Platt's folds get them too.
 
         Returns
         -------
@@ -293,15 +311,20 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
         if learner is None and self._learners:
             self._check_library()
         X, y = validate_data(self, X, y, dtype=np.float64)
-        if not self._binary_alternative and self._fit_one_vs_rest(X, y):
+        weights, rows = present_rows(sample_weight, X)
+        if rows is not None:
+            X, y = X[rows], y[rows]
+        if not self._binary_alternative and self._fit_one_vs_rest(X, y, weights):
             return self
         self.classes_, signed = binary_targets(y, more=self._binary_alternative)
+        C = self._slacks(weights)
         if learner is None:
-            self._fit_master(X, partial(self._kernel_master, signed), signed if self.positive == "label" else None)
+            label_signs = signed if self.positive == "label" else None
+            self._fit_master(X, partial(self._kernel_master, signed, C), label_signs, weights)
         else:
             path = CoefPath()
             result = fit_by_column_generation(
-                self, X, self._learner_master(signed), learner=learner, callback=path,
+                self, X, self._learner_master(signed, C), learner=learner, callback=path, weights=weights,
                 constant=INTERCEPTS[self.fit_intercept] == "none" and learner == "stump",  # b of LPBoost eq. 4
                 exclude_chosen=self.penalty == "l2",  # see LearnerOracle: the LP prices its own columns at <= 1
             )
@@ -310,7 +333,7 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
         self.max_violation_ = float(last["max_violation"])
         self.duality_gap_ = float(last["duality_gap"])
         self.objective_ = float(last["objective"])
-        self._calibrate(X, y)
+        self._calibrate(X, y, weights)
         return self
 
     def _decision(self, X: np.ndarray) -> np.ndarray:
