@@ -202,3 +202,24 @@ def test_n_jobs_only_where_there_is_one_vs_rest():
         assert "n_jobs" not in estimator.get_params()
     with pytest.raises(ValueError, match="'n_jobs' parameter"):
         CGBoostClassifier(n_jobs="2").fit(*make_blobs(30, 2, centers=3, random_state=0))
+
+
+def test_the_clarabel_fallback_takes_the_weights(data, monkeypatch):
+    """Where the master solver="auto" picked fails, the refit with Clarabel gets the same per-sample C."""
+    import mkbench.estimators.column_generation as engine
+    from mkbench.exceptions import SolverError
+
+    build = engine.make_hinge_master
+
+    def failing_libsvm(*args, solver, **kwargs):
+        if solver == "libsvm":
+            raise SolverError("libsvm stalled (test)")
+        return build(*args, solver=solver, **kwargs)
+
+    monkeypatch.setattr(engine, "make_hinge_master", failing_libsvm)
+    X, y, weights, X_new = data
+    estimator = CGBoostClassifier(C=1.0)  # strategy "all", libsvm's full master, then Clarabel
+    weighted = _fit(estimator, X, y, sample_weight=weights)
+    repeated = _fit(estimator, np.repeat(X, weights, axis=0), np.repeat(y, weights))
+    assert "refitted with 'clarabel'" in weighted.history_[0]["note"]
+    _assert_same(weighted, repeated, X_new, EXACT)
