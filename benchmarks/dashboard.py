@@ -10,7 +10,9 @@ and writes, without measuring anything itself:
 * one table of every ratio beside its goal (met / not met), each measured within
   one script run against its peer;
 * the side-by-side tables a record carries (the peers' accuracy, sparsity and
-  time beside ours), one section per table;
+  time beside ours), one section per table, and the workflow's tables given with
+  ``--tables`` (the peers of config/peers.yaml, fitted by the workflow beside ours on
+  the papers' splits, results/tables/<name>.md), each as the workflow wrote it;
 * the machine (CPU, cores, memory, OS, Python, package versions, BLAS) and the
   load average at the start and end of each benchmark;
 * a log-log plot of time against problem size of every scaling series, one
@@ -77,8 +79,10 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def tables_section(records: list[dict[str, Any]]) -> list[str]:
-    """Every side-by-side table of the records (key ``tables``, optional), under its benchmark's name."""
+def tables_section(records: list[dict[str, Any]], workflow_tables: list[str] | None = None) -> list[str]:
+    """Every side-by-side table of the records (key ``tables``, optional), under its benchmark's name, then each
+    of ``workflow_tables`` (a table's Markdown as the workflow wrote it: its caption, then the table); one that
+    does not exist is named, with the command that builds it."""
     lines = []
     for record in records:
         for t in record.get("tables", []):
@@ -88,6 +92,13 @@ def tables_section(records: list[dict[str, Any]]) -> list[str]:
                       "|" + "|".join(":---" if is_text else "---:" for is_text in text) + "|"]
             lines += ["| " + " | ".join(_cell(cell) for cell in row) + " |" for row in t["rows"]]
             lines += ["", *([t["note"], ""] if t.get("note") else [])]
+    for path in workflow_tables or []:
+        lines += [f"### workflow: {Path(path).stem} (`{path}`, config/peers.yaml)", ""]
+        if Path(path).exists():
+            lines += [Path(path).read_text(encoding="utf-8").strip(), ""]
+        else:
+            lines += [f"Not built here: `snakemake --cores 2 {path} --configfile config/config.yaml "
+                      "config/peers.yaml` (pip install -e '.[peers]').", ""]
     return ["## Side by side", "", *lines] if lines else []
 
 
@@ -235,7 +246,7 @@ def _paper_share(frame, by_role: dict[str, str], goal: bool) -> str:
 
 def render(
     records: list[dict[str, Any]], figure: Path, out: Path, config: str | None = None, plan: list[str] | None = None,
-    catalogue: str | None = None,
+    catalogue: str | None = None, workflow_tables: list[str] | None = None,
 ) -> str:
     ratios = [r for record in records for r in record["ratios"]]
     with_goal = [r for r in ratios if r["goal"] is not None]
@@ -254,7 +265,7 @@ def render(
         "",
         *ratio_table(records),
         "",
-        *tables_section(records),
+        *tables_section(records, workflow_tables),
         "## Scaling",
         "",
         f"![time against problem size, log-log]({figure_link})",
@@ -287,10 +298,13 @@ def main() -> None:
     cli.add_argument("--plan", nargs="+", help="overlays of --config to price too (e.g. one restoring a paper's full "
                                                "protocol where the config cuts it)")
     cli.add_argument("--catalogue", help="reproduction catalogue of --config: cost per role (papers' items, ablations)")
+    cli.add_argument("--tables", nargs="+", help="the workflow's side-by-side tables to show (results/tables/<name>.md, "
+                                                 "the peers of config/peers.yaml)")
     args = cli.parse_args()
     records = read_records(args.records)
     n_series = plot_scaling(records, Path(args.figure))
-    write_text(args.out, render(records, Path(args.figure), Path(args.out), args.config, args.plan, args.catalogue))
+    write_text(args.out, render(records, Path(args.figure), Path(args.out), args.config, args.plan, args.catalogue,
+                                 args.tables))
     by_issue = defaultdict(int)
     for record in records:
         by_issue[record["issue"]] += len(record["ratios"])

@@ -27,7 +27,7 @@ sys.path.insert(0, str(BENCHMARKS))  # the scripts import their shared module as
 
 import _common  # noqa: E402
 
-ISSUES = {"pricing": 3, "lp_routes": 20, "mkl_peers": 22, "lpboost_peers": 22, "fit_time": 20, "mark_scalability": 4,
+ISSUES = {"pricing": 3, "lp_routes": 20, "fit_time": 20, "mark_scalability": 4,
           "mkl_speed": 6, "cgens_speed": 7, "cgens_across_c": 20, "sls_master": 20,
           "perceptron_pricing": 20, "stump_rows": 20, "mkl_precomputed": 48, "defaults": 42,
           "stump_binning": 44}
@@ -109,71 +109,6 @@ def test_lp_routes(tmp_path):
     assert [r["goal"] for r in record["ratios"]] == [">= 0.83"] * 4  # LPBoost's route vs each other route
     for r, route in zip(record["ratios"], routes[1:], strict=True):
         assert r["value"] == pytest.approx(regime["seconds"][route] / regime["seconds"][routes[0]])
-
-
-def test_mkl_peers(tmp_path):
-    pytest.importorskip("MKLpy", reason="the optional peer: pip install -e '.[peers]'")
-    record = run_quick("mkl_peers", tmp_path, "--peers", "EasyMKL", "GRAM", "AverageMKL")
-    check_record(record, "mkl_peers")
-    results = record["timings"]["results"]["random"]
-    assert set(results) == {"SILP", "SimpleMKL", "EasyMKL", "GRAM", "AverageMKL"}
-    assert len(record["ratios"]) == 2 * 3 and all(r["goal"] is None for r in record["ratios"])
-    for r in record["ratios"]:
-        ours, peer = r["ours"]["label"], r["peer"]["label"]
-        assert r["value"] == pytest.approx(results[ours]["seconds"] / results[peer]["seconds"])
-    table = record["tables"][0]  # the side by side: one row per method, the means of the ratios' runs
-    assert [row[:2] for row in table["rows"]] == [["random", method] for method in results]
-    for row in table["rows"]:
-        assert row[2:] == pytest.approx([results[row[1]][key] for key in ("test_error", "n_kernels", "seconds")])
-
-
-def gurobi_or_skip() -> None:
-    """Skip unless colboost is installed and Gurobi starts (its pip licence is size-limited and dated)."""
-    pytest.importorskip("colboost", reason="the optional peer: pip install -e '.[peers]'")
-    gurobipy = pytest.importorskip("gurobipy", reason="colboost's solver: pip install -e '.[peers]'")
-    try:
-        gurobipy.Env().dispose()
-    except gurobipy.GurobiError as error:
-        pytest.skip(f"Gurobi does not start here: {error}")
-
-
-def test_lpboost_peers(tmp_path):
-    gurobi_or_skip()
-    record = run_quick("lpboost_peers", tmp_path)
-    check_record(record, "lpboost_peers")
-    results = record["timings"]["results"]["random"]
-    assert set(results) == {"LPBoost", "LPBoost, default LP route", "CGEns", "colboost LPBoost", "LPBoost to the optimum"}
-    # the same C and cap for the LPBoosts, and no learner beyond the cap
-    lp, default, peer = results["LPBoost"], results["LPBoost, default LP route"], results["colboost LPBoost"]
-    assert lp["C"] == default["C"] == peer["C"] and lp["max_iter"] == default["max_iter"] == peer["max_iter"]
-    assert max(lp["n_iter"], default["n_iter"], peer["n_iter"]) <= lp["max_iter"] and lp["n_learners"] <= lp["n_iter"]
-    # our LP objective is colboost's Gurobi objective computed the same way, and none is below the optimum
-    assert peer["lp_objective"] == pytest.approx(peer["gurobi_objective"], rel=1e-6)
-    optimum = results["LPBoost to the optimum"]["lp_objective"]
-    assert min(lp["lp_objective"], peer["lp_objective"]) >= optimum * (1 - 1e-6)
-    times = [r for r in record["ratios"] if r["what"].startswith("fit time")]
-    assert [r["ours"]["label"] for r in times] == ["LPBoost", "LPBoost, default LP route", "CGEns"]
-    for r in times:
-        assert r["value"] == pytest.approx(results[r["ours"]["label"]]["seconds"] / peer["seconds"])
-    objective = next(r for r in record["ratios"] if r["what"].startswith("LP objective"))
-    assert objective["value"] == pytest.approx(lp["lp_objective"] / peer["lp_objective"])
-    limits = record["timings"]["colboost_limits"]
-    assert limits["LP of 2000 variables"] == "works" and "size-limited" in limits["LP of 2001 variables"]
-    assert set(record["timings"]["seed_check"]) == {"random split 0"}
-    assert record["timings"]["runs"]["random"]["colboost LPBoost"][0]["learners"] == peer["n_iter"]
-    assert len(record["tables"][0]["rows"]) == len(results)
-    assert any(note.startswith("peer: colboost ") and "gurobipy " in note for note in record["notes"])
-
-
-def test_colboost_licence_bound_and_lp_objective():
-    import lpboost_peers  # without colboost: it is imported only to fit
-
-    assert lpboost_peers.fits_licence(1300, 700) and not lpboost_peers.fits_licence(1300, 701)
-    assert not lpboost_peers.fits_licence(2001, 0)
-    H = np.array([[1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
-    y = np.array([1, 1, 1])
-    # margins y * H w = (0.5, 1.5, -0.5): slacks (0.5, 0, 1.5)
-    assert lpboost_peers.lp_objective(np.array([1.0, 0.5]), H, y, 2.0) == pytest.approx(1.5 + 2.0 * 2.0)
 
 
 @pytest.mark.mirror
@@ -319,6 +254,21 @@ def test_dashboard(tmp_path, pricing_record):
     side = text.split("## Side by side")[1].split("## Scaling")[0]  # the tables, after the ratios
     assert ("### scaling: side by side\n\n| data set | method | test error |\n|:---|:---|---:|\n"
             "| toy | ours | 0.25 |\n| toy | peer | — |\n\na note\n") in side
+
+
+def test_dashboard_shows_the_workflows_peer_tables(tmp_path, pricing_record):
+    pricing = tmp_path / "pricing.json"
+    pricing.write_text(json.dumps(pricing_record))
+    built, missing = tmp_path / "mkl-peers.md", tmp_path / "cgens-table1-peers.md"
+    built.write_text("A caption.\n\n| dataset | method |\n|:--|:--|\n| sonar | easymkl † |\n")
+    out = tmp_path / "BENCHMARKS.md"
+    done = run("dashboard", str(pricing), "--out", str(out), "--figure", str(tmp_path / "f.png"),
+               "--tables", str(built), str(missing))
+    assert done.returncode == 0, done.stderr
+    side = out.read_text().split("## Side by side")[1].split("## Scaling")[0]
+    assert f"### workflow: mkl-peers (`{built}`, config/peers.yaml)\n\nA caption.\n\n| dataset | method |" in side
+    assert "| sonar | easymkl † |" in side
+    assert f"### workflow: cgens-table1-peers (`{missing}`, config/peers.yaml)\n\nNot built here: `snakemake" in side
 
 
 def test_versions():
