@@ -86,8 +86,15 @@ def ratio(
     what: str, ours: dict[str, Any], peer: dict[str, Any], value: float, goal: str | None = None, note: str = ""
 ) -> dict[str, Any]:
     """A measured ratio beside its goal; ``value`` is given, since its direction depends on ``what``."""
-    return {"what": what, "ours": ours, "peer": peer, "value": float(value), "goal": goal,
-            "met": goal_met(value, goal), "note": note}
+    return {
+        "what": what,
+        "ours": ours,
+        "peer": peer,
+        "value": float(value),
+        "goal": goal,
+        "met": goal_met(value, goal),
+        "note": note,
+    }
 
 
 def series(label: str, sizes: Sequence[float], seconds: Sequence[float], x: str = "n") -> dict[str, Any]:
@@ -173,8 +180,12 @@ def versions(names: Sequence[str]) -> str:
 def parser(doc: str) -> argparse.ArgumentParser:
     """An argument parser with the options every benchmark takes: ``--json`` and ``--quick``."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
-    parser.add_argument("--json", metavar="PATH", help="also write the measurements as JSON (see benchmarks/_common.py)")
-    parser.add_argument("--quick", action="store_true", help="tiny sizes (seconds): checks the script, measures nothing")
+    parser.add_argument(
+        "--json", metavar="PATH", help="also write the measurements as JSON (see benchmarks/_common.py)"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="tiny sizes (seconds): checks the script, measures nothing"
+    )
     return parser
 
 
@@ -223,19 +234,22 @@ class Record:
         """Write the record to the ``--json`` path, atomically; nothing without ``--json``."""
         if not self.path:
             return
-        write_json(self.path, {
-            "benchmark": self.name,
-            "issue": self.issue,
-            "title": self.title,
-            "command": shlex.join(["python", *sys.argv]),
-            "parameters": self.parameters,
-            "ratios": self.ratios,
-            "series": self.series,
-            "tables": self.tables,
-            "timings": self.timings,
-            "notes": self.notes,
-            "machine": machine(),
-            "load": {"start": list(self._load_start), "end": list(os.getloadavg())},
-            "started": self._started,
-            "wall_seconds": time.perf_counter() - self._clock,
-        })
+        write_json(
+            self.path,
+            {
+                "benchmark": self.name,
+                "issue": self.issue,
+                "title": self.title,
+                "command": shlex.join(["python", *sys.argv]),
+                "parameters": self.parameters,
+                "ratios": self.ratios,
+                "series": self.series,
+                "tables": self.tables,
+                "timings": self.timings,
+                "notes": self.notes,
+                "machine": machine(),
+                "load": {"start": list(self._load_start), "end": list(os.getloadavg())},
+                "started": self._started,
+                "wall_seconds": time.perf_counter() - self._clock,
+            },
+        )

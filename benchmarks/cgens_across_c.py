@@ -45,12 +45,19 @@ def fit_cgens(C: float, k: int, X: np.ndarray, y: np.ndarray, **options: object)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # it stops at max_iter by design (tol=0)
         seconds, model = timed(lambda: CGEnsClassifier(C=C, max_iter=k, tol=0.0, **options).fit(X, y))
-    run = {"seconds": seconds, "n_iter": model.n_iter_, "status": model.status_,
-           "iterations": int(sum(row["master_iterations"] for row in model.history_)),
-           "master_seconds": float(sum(row["master_seconds"] for row in model.history_)),
-           "train_error": float(np.mean(model.predict(X) != y))}
-    print(f"C={C} {options or 'defaults'}: CGEns {seconds:.1f} s, {run['n_iter']} stumps, {run['iterations']} master iterations, "
-          f"train error {run['train_error']:.4f}", flush=True)
+    run = {
+        "seconds": seconds,
+        "n_iter": model.n_iter_,
+        "status": model.status_,
+        "iterations": int(sum(row["master_iterations"] for row in model.history_)),
+        "master_seconds": float(sum(row["master_seconds"] for row in model.history_)),
+        "train_error": float(np.mean(model.predict(X) != y)),
+    }
+    print(
+        f"C={C} {options or 'defaults'}: CGEns {seconds:.1f} s, {run['n_iter']} stumps, {run['iterations']} master iterations, "
+        f"train error {run['train_error']:.4f}",
+        flush=True,
+    )
     return run, model
 
 
@@ -73,8 +80,11 @@ def liblinear_masters(model: CGEnsClassifier, X: np.ndarray, y: np.ndarray, C: f
     theirs = primal(svm.coef_.ravel(), float(svm.intercept_[0]), H, signed, C)
     ours = primal(model.coef_, model.intercept_, H, signed, C)
     run = {"seconds": total, "iterations": iterations, "objective_rel_diff": abs(theirs - ours) / ours}
-    print(f"C={C}: liblinear from scratch on the {k} masters {total:.1f} s, {iterations} iterations; "
-          f"last objective {theirs:.6g} vs ours {ours:.6g}", flush=True)
+    print(
+        f"C={C}: liblinear from scratch on the {k} masters {total:.1f} s, {iterations} iterations; "
+        f"last objective {theirs:.6g} vs ours {ours:.6g}",
+        flush=True,
+    )
     return run
 
 
@@ -84,10 +94,20 @@ def main() -> None:
     cli.add_argument("--n", type=int, default=10_000, help="training digits")
     cli.add_argument("--max-iter", type=int, default=500, help="stumps of every fit")
     cli.add_argument("--C", type=float, nargs="+", default=[0.001, 0.01, 0.1, 1.0], help="CGEns' C values")
-    cli.add_argument("--tight-C", type=float, nargs="*", default=[0.001, 0.01],
-                     help="C values at which CGEns is also fitted with every master tight (loose_tol=None)")
-    cli.add_argument("--liblinear-C", type=float, nargs="*", default=[0.001, 0.01, 0.1, 1.0],
-                     help="C values at which liblinear also solves every restricted master of the path from scratch")
+    cli.add_argument(
+        "--tight-C",
+        type=float,
+        nargs="*",
+        default=[0.001, 0.01],
+        help="C values at which CGEns is also fitted with every master tight (loose_tol=None)",
+    )
+    cli.add_argument(
+        "--liblinear-C",
+        type=float,
+        nargs="*",
+        default=[0.001, 0.01, 0.1, 1.0],
+        help="C values at which liblinear also solves every restricted master of the path from scratch",
+    )
     cli.add_argument("--seed", type=int, default=0, help="seeds the random choice of the digits")
     args = cli.parse_args()
     if args.quick:
@@ -109,25 +129,41 @@ def main() -> None:
         runs[C] = {"defaults": default}
         if C in args.tight_C:
             runs[C]["every master tight"], _ = fit_cgens(C, k, X, y, loose_tol=None)
-        ours = measure(f"CGEns defaults, {default['n_iter']} stumps, {default['iterations']} master iterations", default["seconds"])
-        record.add_ratio(f"fit time CGEns (defaults) / scikit-learn AdaBoost, C = {C}, {k} stumps, n={args.n}",
-                         ours, peer, default["seconds"] / ada_seconds, "<= 0.5")
+        ours = measure(
+            f"CGEns defaults, {default['n_iter']} stumps, {default['iterations']} master iterations", default["seconds"]
+        )
+        record.add_ratio(
+            f"fit time CGEns (defaults) / scikit-learn AdaBoost, C = {C}, {k} stumps, n={args.n}",
+            ours,
+            peer,
+            default["seconds"] / ada_seconds,
+            "<= 0.5",
+        )
         if "every master tight" in runs[C]:
             tight = runs[C]["every master tight"]
-            record.add_ratio(f"fit time CGEns, loose masters on the way (defaults) / every master to solver_tol, "
-                             f"C = {C}, {k} stumps, n={args.n} (no goal)", ours,
-                             measure(f"CGEns loose_tol=None, {tight['iterations']} master iterations", tight["seconds"]),
-                             default["seconds"] / tight["seconds"], None)
+            record.add_ratio(
+                f"fit time CGEns, loose masters on the way (defaults) / every master to solver_tol, "
+                f"C = {C}, {k} stumps, n={args.n} (no goal)",
+                ours,
+                measure(f"CGEns loose_tol=None, {tight['iterations']} master iterations", tight["seconds"]),
+                default["seconds"] / tight["seconds"],
+                None,
+            )
         if C in args.liblinear_C:
             theirs = runs[C]["liblinear masters"] = liblinear_masters(model, X, y, C)
-            record.add_ratio(f"master time, CGEns (defaults: warm dual CD, then Newton) / liblinear from scratch on the same "
-                             f"masters (the paper's solver), C = {C}, {k} stumps, n={args.n} (no goal; last "
-                             f"objectives agree to {theirs['objective_rel_diff']:.1e})",
-                             measure(f"our masters, {default['iterations']} master iterations", default["master_seconds"]),
-                             measure(f"LinearSVC(loss='hinge'), {theirs['iterations']} iterations", theirs["seconds"]),
-                             default["master_seconds"] / theirs["seconds"], None)
-    record.timings = {"adaboost": {"seconds": ada_seconds, "n_estimators": len(ada.estimators_)},
-                      "cgens": {str(C): run for C, run in runs.items()}}
+            record.add_ratio(
+                f"master time, CGEns (defaults: warm dual CD, then Newton) / liblinear from scratch on the same "
+                f"masters (the paper's solver), C = {C}, {k} stumps, n={args.n} (no goal; last "
+                f"objectives agree to {theirs['objective_rel_diff']:.1e})",
+                measure(f"our masters, {default['iterations']} master iterations", default["master_seconds"]),
+                measure(f"LinearSVC(loss='hinge'), {theirs['iterations']} iterations", theirs["seconds"]),
+                default["master_seconds"] / theirs["seconds"],
+                None,
+            )
+    record.timings = {
+        "adaboost": {"seconds": ada_seconds, "n_estimators": len(ada.estimators_)},
+        "cgens": {str(C): run for C, run in runs.items()},
+    }
     record.write()
 
 

@@ -59,12 +59,12 @@ from mkbench.learners import Stumps
 
 METHODS = {"CGEns": CGEnsClassifier, "LPBoost": LPBoostClassifier}
 C_GRIDS = {"CGEns": [0.001, 0.01, 0.1, 1.0], "LPBoost": [0.005, 0.01, 0.03, 0.1, 0.3]}  # config: cgens-table1
-PAPER = {"n_iterations_run": 10_000, "max_iter": 500, "largest_n": 60_000, "speedup_iterations": 15,
-         "speedup_n": 26}
+PAPER = {"n_iterations_run": 10_000, "max_iter": 500, "largest_n": 60_000, "speedup_iterations": 15, "speedup_n": 26}
 
 
-def fit_quietly(name: str, k: int, C: float, X: np.ndarray, y: np.ndarray, time_limit: float | None = None,
-                **params: object) -> tuple[float, object]:
+def fit_quietly(
+    name: str, k: int, C: float, X: np.ndarray, y: np.ndarray, time_limit: float | None = None, **params: object
+) -> tuple[float, object]:
     """Fit ``name`` with exactly ``k`` stumps (max_iter=k, tol=0) or until ``time_limit``: (seconds, model)."""
     model = METHODS[name]("stump", C=C, max_iter=k, tol=0.0, time_limit=time_limit, **params)
     with warnings.catch_warnings():
@@ -72,18 +72,25 @@ def fit_quietly(name: str, k: int, C: float, X: np.ndarray, y: np.ndarray, time_
         return timed(lambda: model.fit(X, y))
 
 
-def fit_exactly(name: str, k: int, C: float, X: np.ndarray, y: np.ndarray, time_limit: float | None = None,
-                **params: object) -> dict:
+def fit_exactly(
+    name: str, k: int, C: float, X: np.ndarray, y: np.ndarray, time_limit: float | None = None, **params: object
+) -> dict:
     """:func:`fit_quietly`'s wall seconds, status and the cumulative time after each learner."""
     seconds, model = fit_quietly(name, k, C, X, y, time_limit, **params)
     loop = [row["seconds"] for row in model.history_]
     setup = seconds - loop[-1]
-    return {"seconds": seconds, "n_iter": model.n_iter_, "status": model.status_,
-            "curve": [setup + s for s in loop[1:]], "train_error": float(np.mean(model.predict(X) != y))}
+    return {
+        "seconds": seconds,
+        "n_iter": model.n_iter_,
+        "status": model.status_,
+        "curve": [setup + s for s in loop[1:]],
+        "train_error": float(np.mean(model.predict(X) != y)),
+    }
 
 
-def select_C(name: str, k: int, X: np.ndarray, y: np.ndarray, X_val: np.ndarray, y_val: np.ndarray,
-             time_limit: float | None) -> dict:
+def select_C(
+    name: str, k: int, X: np.ndarray, y: np.ndarray, X_val: np.ndarray, y_val: np.ndarray, time_limit: float | None
+) -> dict:
     """The C of ``C_GRIDS[name]`` with the lowest validation error after ``k`` learners (ties: the smaller C)."""
     errors = {}
     for C in C_GRIDS[name]:
@@ -107,14 +114,18 @@ def stump_search_ratio(record: Record, X: np.ndarray, seed: int) -> None:
 
     best = family.best(w)  # also compiles (or loads) the numba kernel outside the timing
     row, feature = (int(index) for index in numpy_search())
-    assert (best.learner.feature, best.learner.threshold) == (feature, family.threshold(row, feature)), \
+    assert (best.learner.feature, best.learner.threshold) == (feature, family.threshold(row, feature)), (
         "the two searches disagree"
+    )
     ours, peer = best_of(lambda: family.best(w)), best_of(numpy_search)
     print(f"stump search, n={X.shape[0]}, d={X.shape[1]}: {ours * 1e3:.2f} ms vs numpy {peer * 1e3:.2f} ms", flush=True)
-    record.add_ratio(f"stump search time, fused / numpy formulation, n={X.shape[0]}, d={X.shape[1]}",
-                     measure("Stumps.best (numba, one pass per feature)", ours),
-                     measure("numpy gather + cumsum + mask + argmax", peer), ours / peer,
-                     note="no goal: shows how much of a CGEns iteration pricing still costs")
+    record.add_ratio(
+        f"stump search time, fused / numpy formulation, n={X.shape[0]}, d={X.shape[1]}",
+        measure("Stumps.best (numba, one pass per feature)", ours),
+        measure("numpy gather + cumsum + mask + argmax", peer),
+        ours / peer,
+        note="no goal: shows how much of a CGEns iteration pricing still costs",
+    )
 
 
 def master_ratio(record: Record, k: int, C: float, X: np.ndarray, y: np.ndarray) -> None:
@@ -123,18 +134,27 @@ def master_ratio(record: Record, k: int, C: float, X: np.ndarray, y: np.ndarray)
     Two rows: the default master (liblinear's penalised offset) and, on the same problem as
     libsvm's (the SVM (1) with a free offset), dual CD with the offset by the method of multipliers.
     """
-    routes = {"default": ("solver='dual_cd' (warm-started, liblinear's offset)", {}),
-              "free offset": ("solver='dual_cd', fit_intercept=True (warm-started, free offset)", {"fit_intercept": True})}
+    routes = {
+        "default": ("solver='dual_cd' (warm-started, liblinear's offset)", {}),
+        "free offset": ("solver='dual_cd', fit_intercept=True (warm-started, free offset)", {"fit_intercept": True}),
+    }
     libsvm = {"solver": "libsvm", "fit_intercept": True}
     for params in [libsvm, *({"solver": "dual_cd", **p} for _, p in routes.values())]:
         fit_quietly("CGEns", 3, C, X[:60], y[:60], **params)  # compiles (or loads) the kernels outside the timing
     peer = fit_quietly("CGEns", k, C, X, y, **libsvm)[0]
     for name, (label, params) in routes.items():
         ours = fit_quietly("CGEns", k, C, X, y, solver="dual_cd", **params)[0]
-        print(f"CGEns masters, n={X.shape[0]}, {k} stumps: dual CD ({name}) {ours:.2f} s vs libsvm {peer:.2f} s", flush=True)
-        record.add_ratio(f"CGEns fit time, dual CD master ({name}) / libsvm master, {k} stumps, n={X.shape[0]}",
-                         measure(label, ours), measure("solver='libsvm' (n x n Gram, from scratch, free offset)", peer),
-                         ours / peer, note=f"no goal; C = {C}")
+        print(
+            f"CGEns masters, n={X.shape[0]}, {k} stumps: dual CD ({name}) {ours:.2f} s vs libsvm {peer:.2f} s",
+            flush=True,
+        )
+        record.add_ratio(
+            f"CGEns fit time, dual CD master ({name}) / libsvm master, {k} stumps, n={X.shape[0]}",
+            measure(label, ours),
+            measure("solver='libsvm' (n x n Gram, from scratch, free offset)", peer),
+            ours / peer,
+            note=f"no goal; C = {C}",
+        )
 
 
 def cut_short(run: dict, k: int) -> bool:
@@ -146,12 +166,21 @@ def lower_bound(run: dict, k: int) -> str:
     """The note of a ratio whose LPBoost fit stopped at the time limit: the ratio is a lower bound."""
     if not cut_short(run, k):
         return ""
-    return (f"; a lower bound: LPBoost stopped at the time limit after {run['n_iter']} of {k} iterations, "
-            "so its time for all of them is longer")
+    return (
+        f"; a lower bound: LPBoost stopped at the time limit after {run['n_iter']} of {k} iterations, "
+        "so its time for all of them is longer"
+    )
 
 
-def draw_figure2(path: Path, iterations: dict[str, list[float]], n_iter_run: int, sizes: list[int],
-                 by_size: dict[str, list[float]], k_sizes: int, stopped: dict[str, list[bool]]) -> None:
+def draw_figure2(
+    path: Path,
+    iterations: dict[str, list[float]],
+    n_iter_run: int,
+    sizes: list[int],
+    by_size: dict[str, list[float]],
+    k_sizes: int,
+    stopped: dict[str, list[bool]],
+) -> None:
     """Figure 2: training time vs iterations (left) and vs n (right), log scale, LPBoost and CGEns.
 
     ``stopped[name][i]`` marks a fit at ``sizes[i]`` cut short by the time limit: its point is a
@@ -165,10 +194,20 @@ def draw_figure2(path: Path, iterations: dict[str, list[float]], n_iter_run: int
     import pandas as pd
     import seaborn as sns
 
-    left = pd.DataFrame([{"method": m, "iterations": t + 1, "seconds": s}
-                         for m, curve in iterations.items() for t, s in enumerate(curve)])
-    right = pd.DataFrame([{"method": m, "n": n, "seconds": s, "stopped": cut}
-                          for m, times in by_size.items() for n, s, cut in zip(sizes, times, stopped[m], strict=True)])
+    left = pd.DataFrame(
+        [
+            {"method": m, "iterations": t + 1, "seconds": s}
+            for m, curve in iterations.items()
+            for t, s in enumerate(curve)
+        ]
+    )
+    right = pd.DataFrame(
+        [
+            {"method": m, "n": n, "seconds": s, "stopped": cut}
+            for m, times in by_size.items()
+            for n, s, cut in zip(sizes, times, stopped[m], strict=True)
+        ]
+    )
     sns.set_theme(style="whitegrid")
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     sns.lineplot(data=left, x="iterations", y="seconds", hue="method", ax=axes[0])
@@ -180,8 +219,15 @@ def draw_figure2(path: Path, iterations: dict[str, list[float]], n_iter_run: int
     sns.lineplot(data=right, x="n", y="seconds", hue="method", marker="o", ax=axes[1])
     cut = right[right["stopped"]]
     if not cut.empty:
-        axes[1].scatter(cut["n"], cut["seconds"], marker="^", s=120, color="black", zorder=3,
-                        label="stopped at the time limit\n(a lower bound)")
+        axes[1].scatter(
+            cut["n"],
+            cut["seconds"],
+            marker="^",
+            s=120,
+            color="black",
+            zorder=3,
+            label="stopped at the time limit\n(a lower bound)",
+        )
         axes[1].legend()
     axes[1].set(xscale="log", yscale="log", title=f"time vs n, {k_sizes} iterations", ylabel="training time (s)")
     fig.suptitle("CGEns Fig. 2: LPBoost vs CGEns, decision stumps, MNIST odd vs even")
@@ -206,8 +252,9 @@ def main() -> None:
     args = cli.parse_args()
     if args.quick:
         args.n_iterations_run, args.max_iter, args.sizes, args.iterations_at_sizes = 200, 10, [100, 200], 5
-    record = Record("cgens_speed", 7, "CGEns vs LPBoost and AdaBoost training time, stumps, MNIST odd/even (Fig. 2)",
-                    args)
+    record = Record(
+        "cgens_speed", 7, "CGEns vs LPBoost and AdaBoost training time, stumps, MNIST odd/even (Fig. 2)", args
+    )
     ds = load("mnist-odd-even", mirror=args.mirror)
     rows = np.random.default_rng(args.seed).permutation(ds.X.shape[0])
     n_max = max(args.sizes + [args.n_iterations_run])
@@ -220,8 +267,9 @@ def main() -> None:
     stump_search_ratio(record, X, args.seed)
     if args.C is None:
         X_val, y_val = ds.X[rows[-n:]], ds.y[rows[-n:]]
-        selection = {name: select_C(name, args.iterations_at_sizes, X, y, X_val, y_val, args.time_limit)
-                     for name in METHODS}
+        selection = {
+            name: select_C(name, args.iterations_at_sizes, X, y, X_val, y_val, args.time_limit) for name in METHODS
+        }
         record.timings["C_selection"] = selection
         C = {name: chosen["C"] for name, chosen in selection.items()}
     else:
@@ -229,23 +277,36 @@ def main() -> None:
     master_ratio(record, args.iterations_at_sizes, C["CGEns"], X_all[: args.sizes[0]], y_all[: args.sizes[0]])
     runs = {name: fit_exactly(name, k, C[name], X, y, args.time_limit) for name in ("LPBoost", "CGEns")}
     ada_seconds, ada = timed(lambda: AdaBoostClassifier(n_estimators=k).fit(X, y))
-    record.timings["iterations_run"] = {"n": n, **runs,
-                                        "adaboost": {"seconds": ada_seconds, "n_estimators": len(ada.estimators_)}}
+    record.timings["iterations_run"] = {
+        "n": n,
+        **runs,
+        "adaboost": {"seconds": ada_seconds, "n_estimators": len(ada.estimators_)},
+    }
     for name, run in runs.items():
-        print(f"n={n}, {k} iterations: {name} {run['seconds']:.1f} s ({run['n_iter']} learners, {run['status']}, "
-              f"train error {run['train_error']:.4f})", flush=True)
+        print(
+            f"n={n}, {k} iterations: {name} {run['seconds']:.1f} s ({run['n_iter']} learners, {run['status']}, "
+            f"train error {run['train_error']:.4f})",
+            flush=True,
+        )
     print(f"n={n}: AdaBoost (SAMME) {len(ada.estimators_)} stumps {ada_seconds:.1f} s", flush=True)
     speedup = runs["LPBoost"]["seconds"] / runs["CGEns"]["seconds"]
     cg_side = measure(f"CGEns, {runs['CGEns']['n_iter']} stumps, C = {C['CGEns']}", runs["CGEns"]["seconds"])
-    record.add_ratio(f"speed-up LPBoost time / CGEns time, {k} iterations, n={n}", cg_side,
-                     measure(f"LPBoost, {runs['LPBoost']['n_iter']} stumps, C = {C['LPBoost']}",
-                             runs["LPBoost"]["seconds"]), speedup,
-                     f">= {PAPER['speedup_iterations']}",
-                     note=f"paper: {PAPER['speedup_iterations']}x at {PAPER['max_iter']} iterations, "
-                          f"n = {PAPER['n_iterations_run']}" + lower_bound(runs["LPBoost"], k))
-    record.add_ratio(f"fit time CGEns / scikit-learn AdaBoost, {k} stumps, n={n}", cg_side,
-                     measure(f"AdaBoost (SAMME), {len(ada.estimators_)} stumps", ada_seconds),
-                     runs["CGEns"]["seconds"] / ada_seconds, "<= 0.5")
+    record.add_ratio(
+        f"speed-up LPBoost time / CGEns time, {k} iterations, n={n}",
+        cg_side,
+        measure(f"LPBoost, {runs['LPBoost']['n_iter']} stumps, C = {C['LPBoost']}", runs["LPBoost"]["seconds"]),
+        speedup,
+        f">= {PAPER['speedup_iterations']}",
+        note=f"paper: {PAPER['speedup_iterations']}x at {PAPER['max_iter']} iterations, "
+        f"n = {PAPER['n_iterations_run']}" + lower_bound(runs["LPBoost"], k),
+    )
+    record.add_ratio(
+        f"fit time CGEns / scikit-learn AdaBoost, {k} stumps, n={n}",
+        cg_side,
+        measure(f"AdaBoost (SAMME), {len(ada.estimators_)} stumps", ada_seconds),
+        runs["CGEns"]["seconds"] / ada_seconds,
+        "<= 0.5",
+    )
 
     by_size: dict[str, list[float]] = {"LPBoost": [], "CGEns": []}
     last: dict[str, dict] = {}  # the fits at the largest size
@@ -258,32 +319,49 @@ def main() -> None:
             last[name] = run
             stopped[name].append(cut_short(run, args.iterations_at_sizes))
             record.timings["sizes_run"]["runs"].append({"method": name, "n": size, **run, "curve": None})
-        print(f"n={size:6d}, {args.iterations_at_sizes} iterations: LPBoost {by_size['LPBoost'][-1]:.1f} s, "
-              f"CGEns {by_size['CGEns'][-1]:.1f} s, speed-up {by_size['LPBoost'][-1] / by_size['CGEns'][-1]:.2f}",
-              flush=True)
-    record.add_ratio(f"speed-up LPBoost time / CGEns time, {args.iterations_at_sizes} iterations, n={args.sizes[-1]}",
-                     measure("CGEns", by_size["CGEns"][-1]), measure("LPBoost", by_size["LPBoost"][-1]),
-                     by_size["LPBoost"][-1] / by_size["CGEns"][-1], f">= {PAPER['speedup_n']}",
-                     note=f"paper: {PAPER['speedup_n']}x at n = {PAPER['largest_n']}"
-                          + lower_bound(last["LPBoost"], args.iterations_at_sizes))
+        print(
+            f"n={size:6d}, {args.iterations_at_sizes} iterations: LPBoost {by_size['LPBoost'][-1]:.1f} s, "
+            f"CGEns {by_size['CGEns'][-1]:.1f} s, speed-up {by_size['LPBoost'][-1] / by_size['CGEns'][-1]:.2f}",
+            flush=True,
+        )
+    record.add_ratio(
+        f"speed-up LPBoost time / CGEns time, {args.iterations_at_sizes} iterations, n={args.sizes[-1]}",
+        measure("CGEns", by_size["CGEns"][-1]),
+        measure("LPBoost", by_size["LPBoost"][-1]),
+        by_size["LPBoost"][-1] / by_size["CGEns"][-1],
+        f">= {PAPER['speedup_n']}",
+        note=f"paper: {PAPER['speedup_n']}x at n = {PAPER['largest_n']}"
+        + lower_bound(last["LPBoost"], args.iterations_at_sizes),
+    )
     for name, times in by_size.items():
         record.add_series(f"{name}, {args.iterations_at_sizes} stumps, MNIST odd/even", args.sizes, times, x="n")
         if len(args.sizes) > 1:
             print(f"log-log slope of {name} time vs n: {loglog_slope(args.sizes, times):.2f}")
     for name, run in runs.items():
         marks = sorted({t for t in (1, 10, 25, 50, 100, 250, 500) if t < len(run["curve"])} | {len(run["curve"])})
-        record.add_series(f"{name}, n = {n}, time vs iterations", marks, [run["curve"][t - 1] for t in marks],
-                          x="iterations")
+        record.add_series(
+            f"{name}, n = {n}, time vs iterations", marks, [run["curve"][t - 1] for t in marks], x="iterations"
+        )
 
     if n < PAPER["n_iterations_run"] or args.sizes[-1] < PAPER["largest_n"]:
         record.notes.append(
             f"sizes below the paper's (n = {PAPER['n_iterations_run']} for the iteration run, n up to "
             f"{PAPER['largest_n']}): measured n = {n} and n up to {args.sizes[-1]}; the AdaBoost comparison uses "
-            "the same n")
-    record.notes.append("LPBoost's LP by its default route, the dual (DualLPMaster: a learner is a row, the dual "
-                        "simplex restarts warm), the fastest of benchmarks/lp_routes.py")
-    draw_figure2(Path(args.figure), {name: run["curve"] for name, run in runs.items()}, n, args.sizes, by_size,
-                 args.iterations_at_sizes, stopped)
+            "the same n"
+        )
+    record.notes.append(
+        "LPBoost's LP by its default route, the dual (DualLPMaster: a learner is a row, the dual "
+        "simplex restarts warm), the fastest of benchmarks/lp_routes.py"
+    )
+    draw_figure2(
+        Path(args.figure),
+        {name: run["curve"] for name, run in runs.items()},
+        n,
+        args.sizes,
+        by_size,
+        args.iterations_at_sizes,
+        stopped,
+    )
     print(f"figure: {Path(args.figure).with_suffix('.png')} (+ .pdf)")
     record.write()
 

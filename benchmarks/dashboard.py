@@ -58,16 +58,19 @@ def _met(met: bool | None) -> str:
 
 
 def ratio_table(records: list[dict[str, Any]]) -> list[str]:
-    lines = ["| issue | benchmark | what | ours vs peer | ratio | goal | met |",
-             "|---:|:---|:---|:---|---:|:---|:---|"]
+    lines = ["| issue | benchmark | what | ours vs peer | ratio | goal | met |", "|---:|:---|:---|:---|---:|:---|:---|"]
     for record in records:
         for r in record["ratios"]:
             ours, peer = r["ours"], r["peer"]
-            versus = (f"{ours['label']}: {_number(ours['value'], ours['unit'])} vs "
-                      f"{peer['label']}: {_number(peer['value'], peer['unit'])}")
+            versus = (
+                f"{ours['label']}: {_number(ours['value'], ours['unit'])} vs "
+                f"{peer['label']}: {_number(peer['value'], peer['unit'])}"
+            )
             what = r["what"] + (f" ({r['note']})" if r.get("note") else "")
-            lines.append(f"| {record['issue']} | {record['benchmark']} | {what} | {versus} | "
-                         f"{_number(r['value'])} | {r['goal'] or '—'} | {_met(r['met'])} |")
+            lines.append(
+                f"| {record['issue']} | {record['benchmark']} | {what} | {versus} | "
+                f"{_number(r['value'])} | {r['goal'] or '—'} | {_met(r['met'])} |"
+            )
     return lines
 
 
@@ -88,8 +91,10 @@ def tables_section(records: list[dict[str, Any]], workflow_tables: list[str] | N
         for t in record.get("tables", []):
             lines += [f"### {record['benchmark']}: {t['title']}", ""]
             text = [all(isinstance(row[k], str) for row in t["rows"]) for k in range(len(t["columns"]))]
-            lines += ["| " + " | ".join(t["columns"]) + " |",
-                      "|" + "|".join(":---" if is_text else "---:" for is_text in text) + "|"]
+            lines += [
+                "| " + " | ".join(t["columns"]) + " |",
+                "|" + "|".join(":---" if is_text else "---:" for is_text in text) + "|",
+            ]
             lines += ["| " + " | ".join(_cell(cell) for cell in row) + " |" for row in t["rows"]]
             lines += ["", *([t["note"], ""] if t.get("note") else [])]
     for path in workflow_tables or []:
@@ -97,8 +102,11 @@ def tables_section(records: list[dict[str, Any]], workflow_tables: list[str] | N
         if Path(path).exists():
             lines += [Path(path).read_text(encoding="utf-8").strip(), ""]
         else:
-            lines += [f"Not built here: `snakemake --cores 2 {path} --configfile config/config.yaml "
-                      "config/peers.yaml` (pip install -e '.[peers]').", ""]
+            lines += [
+                f"Not built here: `snakemake --cores 2 {path} --configfile config/config.yaml "
+                "config/peers.yaml` (pip install -e '.[peers]').",
+                "",
+            ]
     return ["## Side by side", "", *lines] if lines else []
 
 
@@ -116,12 +124,20 @@ def machine_section(records: list[dict[str, Any]]) -> list[str]:
         blas[key].update({json.dumps(b, sort_keys=True): b for b in r["machine"]["blas"]})
     lines = []
     for key, machine in machines.items():
-        libraries = "; ".join(f"{b['internal_api']} {b['version']} ({b['num_threads']} threads, {b['architecture']})"
-                              for b in blas[key].values()) or "none found by threadpoolctl"
+        libraries = (
+            "; ".join(
+                f"{b['internal_api']} {b['version']} ({b['num_threads']} threads, {b['architecture']})"
+                for b in blas[key].values()
+            )
+            or "none found by threadpoolctl"
+        )
         packages = ", ".join(f"{name} {v}" for name, v in machine["packages"].items())
-        lines += [f"- CPU: {machine['cpu']}, {machine['cores']} cores, {machine['memory_gib']} GiB memory",
-                  f"- OS: {machine['os']} (host {machine['host']}); Python {machine['python']}",
-                  f"- packages: {packages}", f"- BLAS: {libraries}"]
+        lines += [
+            f"- CPU: {machine['cpu']}, {machine['cores']} cores, {machine['memory_gib']} GiB memory",
+            f"- OS: {machine['os']} (host {machine['host']}); Python {machine['python']}",
+            f"- packages: {packages}",
+            f"- BLAS: {libraries}",
+        ]
     if len(machines) > 1:
         lines.insert(0, f"**The records come from {len(machines)} different machine setups:**")
     return lines
@@ -129,17 +145,22 @@ def machine_section(records: list[dict[str, Any]]) -> list[str]:
 
 def load_table(records: list[dict[str, Any]]) -> list[str]:
     cores = max(r["machine"]["cores"] or 1 for r in records)
-    lines = ["| benchmark | started (UTC) | wall time | load 1/5/15 min at start | at end |",
-             "|:---|:---|---:|:---|:---|"]
+    lines = [
+        "| benchmark | started (UTC) | wall time | load 1/5/15 min at start | at end |",
+        "|:---|:---|---:|:---|:---|",
+    ]
     for r in records:
         start, end = ("/".join(f"{x:.1f}" for x in r["load"][key]) for key in ("start", "end"))
         lines.append(f"| {r['benchmark']} | {r['started']} | {r['wall_seconds']:.0f} s | {start} | {end} |")
     peak = max(max(r["load"]["start"][0], r["load"]["end"][0]) for r in records)
     if peak > cores / 2:
-        lines += ["", f"The machine was loaded by other work (1-min load average up to {peak:.1f} on {cores} cores): "
-                  "absolute times are inflated and noisy. Each ratio compares two methods timed in the same "
-                  "script run, one after the other, so it stays meaningful, but load that changed between the "
-                  "two fits biases it; compare ratios, not seconds, across runs."]
+        lines += [
+            "",
+            f"The machine was loaded by other work (1-min load average up to {peak:.1f} on {cores} cores): "
+            "absolute times are inflated and noisy. Each ratio compares two methods timed in the same "
+            "script run, one after the other, so it stays meaningful, but load that changed between the "
+            "two fits biases it; compare ratios, not seconds, across runs.",
+        ]
     return lines
 
 
@@ -158,8 +179,10 @@ def plot_scaling(records: list[dict[str, Any]], path: Path) -> int:
         for s in record["series"]:
             slope = loglog_slope(s["sizes"], s["seconds"]) if len(s["sizes"]) > 1 else float("nan")
             label = f"{s['label']} (slope {slope:.2f})"
-            rows += [{"x": s["x"], "series": label, "size": size, "seconds": sec}
-                     for size, sec in zip(s["sizes"], s["seconds"], strict=True)]
+            rows += [
+                {"x": s["x"], "series": label, "size": size, "seconds": sec}
+                for size, sec in zip(s["sizes"], s["seconds"], strict=True)
+            ]
     kinds = list(dict.fromkeys(row["x"] for row in rows))
     sns.set_theme(style="whitegrid")
     fig, axes = plt.subplots(1, max(len(kinds), 1), figsize=(5.5 * max(len(kinds), 1), 4.5), squeeze=False)
@@ -213,8 +236,12 @@ def cost_section(config_path: str | None, plan: list[str] | None = None, catalog
         judged = full_hours if by_role is None else _hours(full, by_role, "paper")
         what = "in all" if by_role is None else "for the papers' tables and figures"
         committed = dict(zip(frame["experiment"], frame["estimated CPU h"], strict=True))
-        changed = full[[abs(hours - committed.get(name, 0.0)) > 1e-6
-                        for name, hours in zip(full["experiment"], full["estimated CPU h"], strict=True)]]
+        changed = full[
+            [
+                abs(hours - committed.get(name, 0.0)) > 1e-6
+                for name, hours in zip(full["experiment"], full["estimated CPU h"], strict=True)
+            ]
+        ]
         lines += [
             f"With the papers' full protocols ({', '.join(f'`{p}`' for p in plan)} over it; "
             f"`{command} --plan {' '.join(plan)}`): **{judged:.1f} CPU hours {what}** "
@@ -239,14 +266,21 @@ def _paper_share(frame, by_role: dict[str, str], goal: bool) -> str:
     (no overlay restores any), judged against issue 20's goal."""
     paper = _hours(frame, by_role, "paper")
     judged = f" (**issue-20 goal for the papers' full protocols: <= 10, {'met' if paper <= 10 else 'not met'}**)"
-    return (f"Of them {paper:.1f} h rebuild the papers' tables and figures{judged if goal else ''} and "
-            f"{_hours(frame, by_role, 'sensitivity'):.1f} h the sensitivity studies (ablations of the choices "
-            "the papers leave open).")
+    return (
+        f"Of them {paper:.1f} h rebuild the papers' tables and figures{judged if goal else ''} and "
+        f"{_hours(frame, by_role, 'sensitivity'):.1f} h the sensitivity studies (ablations of the choices "
+        "the papers leave open)."
+    )
 
 
 def render(
-    records: list[dict[str, Any]], figure: Path, out: Path, config: str | None = None, plan: list[str] | None = None,
-    catalogue: str | None = None, workflow_tables: list[str] | None = None,
+    records: list[dict[str, Any]],
+    figure: Path,
+    out: Path,
+    config: str | None = None,
+    plan: list[str] | None = None,
+    catalogue: str | None = None,
+    workflow_tables: list[str] | None = None,
 ) -> str:
     ratios = [r for record in records for r in record["ratios"]]
     with_goal = [r for r in ratios if r["goal"] is not None]
@@ -295,22 +329,32 @@ def main() -> None:
     cli.add_argument("--out", default="results/BENCHMARKS.md")
     cli.add_argument("--figure", default="results/figures/bench-scaling.png")
     cli.add_argument("--config", help="workflow config: add what its experiments cost (from results/summary)")
-    cli.add_argument("--plan", nargs="+", help="overlays of --config to price too (e.g. one restoring a paper's full "
-                                               "protocol where the config cuts it)")
+    cli.add_argument(
+        "--plan",
+        nargs="+",
+        help="overlays of --config to price too (e.g. one restoring a paper's full protocol where the config cuts it)",
+    )
     cli.add_argument("--catalogue", help="reproduction catalogue of --config: cost per role (papers' items, ablations)")
-    cli.add_argument("--tables", nargs="+", help="the workflow's side-by-side tables to show (results/tables/<name>.md, "
-                                                 "the peers of config/peers.yaml)")
+    cli.add_argument(
+        "--tables",
+        nargs="+",
+        help="the workflow's side-by-side tables to show (results/tables/<name>.md, the peers of config/peers.yaml)",
+    )
     args = cli.parse_args()
     records = read_records(args.records)
     n_series = plot_scaling(records, Path(args.figure))
-    write_text(args.out, render(records, Path(args.figure), Path(args.out), args.config, args.plan, args.catalogue,
-                                 args.tables))
+    write_text(
+        args.out,
+        render(records, Path(args.figure), Path(args.out), args.config, args.plan, args.catalogue, args.tables),
+    )
     by_issue = defaultdict(int)
     for record in records:
         by_issue[record["issue"]] += len(record["ratios"])
-    print(f"{args.out}: {sum(by_issue.values())} ratios from {len(records)} records "
-          f"(issues {', '.join(map(str, sorted(by_issue)))}); {args.figure}: {n_series} series"
-          f" [{shlex.join(['dashboard.py', *args.records])}]")
+    print(
+        f"{args.out}: {sum(by_issue.values())} ratios from {len(records)} records "
+        f"(issues {', '.join(map(str, sorted(by_issue)))}); {args.figure}: {n_series} series"
+        f" [{shlex.join(['dashboard.py', *args.records])}]"
+    )
 
 
 if __name__ == "__main__":

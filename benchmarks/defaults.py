@@ -61,21 +61,38 @@ class Panel:
 
 
 PANEL = (
-    Panel("breast-cancer", "binary"), Panel("digits", "multiclass"), Panel("wine", "multiclass"),
-    Panel("classification-2000x50", "binary"), Panel("diabetes", "regression"), Panel("friedman1-2000", "regression"),
+    Panel("breast-cancer", "binary"),
+    Panel("digits", "multiclass"),
+    Panel("wine", "multiclass"),
+    Panel("classification-2000x50", "binary"),
+    Panel("diabetes", "regression"),
+    Panel("friedman1-2000", "regression"),
 )
 
 #: Each public estimator and its peer: the scikit-learn estimator a user would try first for that kind of model.
 KERNEL_PEER, ENSEMBLE_PEER = "SVC()", "HistGradientBoostingClassifier()"
 ESTIMATORS = {
-    "CGBoostClassifier": KERNEL_PEER, "ColumnGenerationClassifier": KERNEL_PEER, "SSMKClassifier": KERNEL_PEER,
-    "SILPClassifier": KERNEL_PEER, "SimpleMKLClassifier": KERNEL_PEER, "SelectedSVC": KERNEL_PEER,
-    "InfiniteEnsembleSVC": KERNEL_PEER, "RFFClassifier": KERNEL_PEER, "StagedSearchCV": KERNEL_PEER,
-    "CGEnsClassifier": ENSEMBLE_PEER, "CGEnsSLSClassifier": ENSEMBLE_PEER, "LPBoostClassifier": ENSEMBLE_PEER,
-    "AdaBoostMHClassifier": ENSEMBLE_PEER, "AdaBoostECCClassifier": ENSEMBLE_PEER,
+    "CGBoostClassifier": KERNEL_PEER,
+    "ColumnGenerationClassifier": KERNEL_PEER,
+    "SSMKClassifier": KERNEL_PEER,
+    "SILPClassifier": KERNEL_PEER,
+    "SimpleMKLClassifier": KERNEL_PEER,
+    "SelectedSVC": KERNEL_PEER,
+    "InfiniteEnsembleSVC": KERNEL_PEER,
+    "RFFClassifier": KERNEL_PEER,
+    "StagedSearchCV": KERNEL_PEER,
+    "CGEnsClassifier": ENSEMBLE_PEER,
+    "CGEnsSLSClassifier": ENSEMBLE_PEER,
+    "LPBoostClassifier": ENSEMBLE_PEER,
+    "AdaBoostMHClassifier": ENSEMBLE_PEER,
+    "AdaBoostECCClassifier": ENSEMBLE_PEER,
     "LearnerAdaBoostClassifier": ENSEMBLE_PEER,
-    "CGBoostRegressor": "SVR()", "MARKRegressor": "SVR()", "KernelColumnRidge": "SVR()",
-    "SelectedKernelColumnRidge": "SVR()", "SelectedKernelRidge": "SVR()", "SelectedSVR": "SVR()",
+    "CGBoostRegressor": "SVR()",
+    "MARKRegressor": "SVR()",
+    "KernelColumnRidge": "SVR()",
+    "SelectedKernelColumnRidge": "SVR()",
+    "SelectedKernelRidge": "SVR()",
+    "SelectedSVR": "SVR()",
 }
 PEERS = {"SVC()": SVC, "SVR()": SVR, "HistGradientBoostingClassifier()": HistGradientBoostingClassifier}
 
@@ -98,15 +115,27 @@ def _fit_child(name: str, data: tuple[np.ndarray, ...], task: str, queue: mp.Que
         try:
             model = make(name).fit(X_train, y_train)
         except Exception as exc:  # the benchmark reports every failure, whatever its kind
-            queue.put({"status": "error", "seconds": time.perf_counter() - start,
-                       "message": f"{type(exc).__name__}: {exc}"[:300], "trace": traceback.format_exc()[-600:]})
+            queue.put(
+                {
+                    "status": "error",
+                    "seconds": time.perf_counter() - start,
+                    "message": f"{type(exc).__name__}: {exc}"[:300],
+                    "trace": traceback.format_exc()[-600:],
+                }
+            )
             return
         seconds = time.perf_counter() - start
         predicted = model.predict(X_test)
-    score = (mean_squared_error(y_test, predicted) if task == "regression" else accuracy_score(y_test, predicted))
+    score = mean_squared_error(y_test, predicted) if task == "regression" else accuracy_score(y_test, predicted)
     categories = sorted({f"{w.category.__name__}: {str(w.message)[:120]}" for w in caught})
-    queue.put({"status": getattr(model, "status_", "fitted"), "seconds": seconds, "score": float(score),
-               "warnings": categories})
+    queue.put(
+        {
+            "status": getattr(model, "status_", "fitted"),
+            "seconds": seconds,
+            "score": float(score),
+            "warnings": categories,
+        }
+    )
 
 
 def fit_once(name: str, data: tuple[np.ndarray, ...], task: str, time_limit: float) -> dict[str, Any]:
@@ -190,8 +219,13 @@ def main() -> None:
     cli.add_argument("--only", nargs="*", default=None, help="estimators to run (default: every public one)")
     cli.add_argument("--datasets", nargs="*", default=None, help="panel data sets to run (default: all)")
     args = cli.parse_args()
-    record = Record("defaults", 42, "Every estimator at its defaults on scikit-learn's data sets, against the "
-                    "scikit-learn estimator a user tries first", args)
+    record = Record(
+        "defaults",
+        42,
+        "Every estimator at its defaults on scikit-learn's data sets, against the "
+        "scikit-learn estimator a user tries first",
+        args,
+    )
     names = args.only or list(ESTIMATORS)
     if args.quick:  # checks the script: one draw of 120 rows, one data set per task, a few estimators
         args.draws, names = 1, args.only or ["CGBoostClassifier", "CGEnsClassifier", "CGBoostRegressor"]
@@ -206,35 +240,60 @@ def main() -> None:
             for who in (name, peer_name):
                 key = (who, panel.name)
                 if key not in record.timings:
-                    outcomes = [fit_once(who, split(panel, draw, args.quick), panel.task, args.time_limit)
-                                for draw in range(args.draws)]
+                    outcomes = [
+                        fit_once(who, split(panel, draw, args.quick), panel.task, args.time_limit)
+                        for draw in range(args.draws)
+                    ]
                     record.timings[key] = summarise(outcomes, panel.task)
                     print(who, panel.name, record.timings[key], flush=True)
                 results[who] = record.timings[key]
             ours, peer = results[name], results[peer_name]
             text, met = verdict(ours, peer, args.time_limit)
             unit = "MSE" if regression else "accuracy"
-            rows.append([
-                name, panel.name, ours["status"], f"{ours['seconds_median']:.2f}",
-                f"{ours['score']:.4g} ± {ours['score_se']:.2g}" if np.isfinite(ours["score"]) else "-",
-                peer_name, f"{peer['seconds_median']:.2f}", f"{peer['score']:.4g} ± {peer['score_se']:.2g}",
-                f"{unit}: {text}", "; ".join(ours["warnings"])[:160] or ours["message"][:160],
-                {True: "yes", False: "no", None: "n/a"}[met],
-            ])
+            rows.append(
+                [
+                    name,
+                    panel.name,
+                    ours["status"],
+                    f"{ours['seconds_median']:.2f}",
+                    f"{ours['score']:.4g} ± {ours['score_se']:.2g}" if np.isfinite(ours["score"]) else "-",
+                    peer_name,
+                    f"{peer['seconds_median']:.2f}",
+                    f"{peer['score']:.4g} ± {peer['score_se']:.2g}",
+                    f"{unit}: {text}",
+                    "; ".join(ours["warnings"])[:160] or ours["message"][:160],
+                    {True: "yes", False: "no", None: "n/a"}[met],
+                ]
+            )
     record.timings = {f"{who} | {data}": value for (who, data), value in record.timings.items()}
     record.add_table(
         "Every estimator at its defaults (median fit seconds and mean test score over the draws, ± its standard error)",
-        ["estimator", "data set", "status", "fit s", "score", "peer", "peer fit s", "peer score", "against peer",
-         "warnings / error", "goals met"],
+        [
+            "estimator",
+            "data set",
+            "status",
+            "fit s",
+            "score",
+            "peer",
+            "peer fit s",
+            "peer score",
+            "against peer",
+            "warnings / error",
+            "goals met",
+        ],
         rows,
         note=f"{args.draws} random 70/30 splits per data set, raw features; a fit is killed after {args.time_limit:g} s. "
         "Goals: no error or warning, <= 30 s per fit, accuracy >= peer - 1 point, MSE <= 1.1x the peer's.",
     )
     n_met, n_judged = sum(row[-1] == "yes" for row in rows), sum(row[-1] != "n/a" for row in rows)
-    record.add_ratio("estimator x data set pairs meeting every goal (binary-only refusals of more classes aside)",
-                     {"label": "met", "value": n_met, "unit": ""}, {"label": "pairs", "value": n_judged, "unit": ""},
-                     n_met / max(n_judged, 1), ">= 1", note=f"{len(rows) - n_judged} refusals, each at once, "
-                     "naming the alternative")
+    record.add_ratio(
+        "estimator x data set pairs meeting every goal (binary-only refusals of more classes aside)",
+        {"label": "met", "value": n_met, "unit": ""},
+        {"label": "pairs", "value": n_judged, "unit": ""},
+        n_met / max(n_judged, 1),
+        ">= 1",
+        note=f"{len(rows) - n_judged} refusals, each at once, naming the alternative",
+    )
     record.write()
     print(f"{n_met} of {n_judged} pairs meet every goal; {len(rows) - n_judged} binary-only refusals")
 

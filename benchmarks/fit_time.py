@@ -55,28 +55,38 @@ def main() -> None:
     cli.add_argument("--n-val", type=int, default=2000)
     cli.add_argument("--seed", type=int, default=0)
     cli.add_argument("--C", type=float, default=None, help="C of every variant (default: each variant's own)")
-    cli.add_argument("--max-iter", type=int, default=None, help="columns per fit (default: the estimator's, every column)")
+    cli.add_argument(
+        "--max-iter", type=int, default=None, help="columns per fit (default: the estimator's, every column)"
+    )
     cli.add_argument("--time-limit", type=float, default=600.0, help="seconds per CG-Boost fit")
     cli.add_argument("--pixels", nargs="+", choices=["raw", "centred"], default=["raw", "centred"])
     cli.add_argument("--solvers", nargs="+", choices=list(SOLVERS), default=list(SOLVERS))
     args = cli.parse_args()
     if args.quick:
         args.n, args.n_val, args.max_iter, args.time_limit = 200, 200, 20, 10.0
-    record = Record("fit_time", 20, "CG-Boost L,Q,R 2-norm fit time at its defaults on MNIST odd/even vs a CV-tuned SVC", args)
+    record = Record(
+        "fit_time", 20, "CG-Boost L,Q,R 2-norm fit time at its defaults on MNIST odd/even vs a CV-tuned SVC", args
+    )
     for pixels in args.pixels:
         X, y, X_val, y_val = mnist_subset(args.mirror, args.n, args.n_val, args.seed, pixels)
         grid = {"C": np.logspace(-1, 3, 5), "gamma": np.logspace(-2, 2, 5)}
         svc_seconds, search = timed(lambda: GridSearchCV(SVC(), grid, cv=5).fit(X, y))
         svc_error = np.mean(search.predict(X_val) != y_val)
-        print(f"[{pixels} pixels] SVC 5-fold CV over 5x5 (C, gamma): {svc_seconds:.1f} s, validation error "
-              f"{svc_error:.4f}, best {search.best_params_}", flush=True)
+        print(
+            f"[{pixels} pixels] SVC 5-fold CV over 5x5 (C, gamma): {svc_seconds:.1f} s, validation error "
+            f"{svc_error:.4f}, best {search.best_params_}",
+            flush=True,
+        )
         svc = measure(f"SVC, 5-fold CV over 5x5 (C, gamma), {pixels} pixels, val. error {svc_error:.4f}", svc_seconds)
         plain_seconds, plain = timed(lambda: SVC().fit(X, y))
         plain_error = float(np.mean(plain.predict(X_val) != y_val))
         print(f"[{pixels} pixels] SVC(): {plain_seconds:.2f} s, validation error {plain_error:.4f}", flush=True)
         record.timings[f"svc_{pixels}"] = {"seconds": plain_seconds, "validation_error": plain_error}
-        record.timings[f"svc_grid_{pixels}"] = {"seconds": svc_seconds, "validation_error": svc_error,
-                                                "best_params": {k: float(v) for k, v in search.best_params_.items()}}
+        record.timings[f"svc_grid_{pixels}"] = {
+            "seconds": svc_seconds,
+            "validation_error": svc_error,
+            "best_params": {k: float(v) for k, v in search.best_params_.items()},
+        }
         for name, options in ((s, SOLVERS[s]) for s in args.solvers):
             options = {**options, **({} if args.C is None else {"C": args.C})}
             model = CGBoostClassifier("L,Q,R", max_iter=args.max_iter, time_limit=args.time_limit, **options)
@@ -94,20 +104,28 @@ def main() -> None:
                 flush=True,
             )
             record.timings[f"cgboost_{name}_{pixels}"] = {
-                "seconds": seconds, "n_iter": model.n_iter_, "status": model.status_, "objective": objective,
-                "validation_error": error, "columns_by_kernel": model.n_columns_by_kernel_,
+                "seconds": seconds,
+                "n_iter": model.n_iter_,
+                "status": model.status_,
+                "objective": objective,
+                "validation_error": error,
+                "columns_by_kernel": model.n_columns_by_kernel_,
             }
             record.add_ratio(
                 f"fit time, CG-Boost L,Q,R 2-norm ({name}) / SVC grid, MNIST-{args.n}, {pixels} pixels",
-                measure(f"CG-Boost {name}, {model.n_iter_} columns, val. error {error:.4f}", seconds), svc,
-                seconds / svc_seconds, "<= 0.25" if name == "defaults" else None,
+                measure(f"CG-Boost {name}, {model.n_iter_} columns, val. error {error:.4f}", seconds),
+                svc,
+                seconds / svc_seconds,
+                "<= 0.25" if name == "defaults" else None,
                 note=("the library's defaults" if name == "defaults" else "alpha >= 0, b free (§4.1, second case)")
                 + ("" if model.status_ == "optimal" else f"; stopped early ({model.status_}): not at the optimum"),
             )
             record.add_ratio(
                 f"validation error, CG-Boost L,Q,R ({name}) - SVC(), MNIST-{args.n}, {pixels} pixels, in points",
-                measure(f"CG-Boost {name}", 100 * error, "%"), measure("SVC()", 100 * plain_error, "%"),
-                100 * (error - plain_error), "<= 0.5" if name == "defaults" else None,
+                measure(f"CG-Boost {name}", 100 * error, "%"),
+                measure("SVC()", 100 * plain_error, "%"),
+                100 * (error - plain_error),
+                "<= 0.5" if name == "defaults" else None,
             )
     record.write()
 

@@ -85,7 +85,9 @@ def main() -> None:
     args = args_parser.parse_args()
     if not len(args.n) == len(args.columns) == len(args.C):
         args_parser.error("--n, --columns and --C give one value per regime: as many of each")
-    record = Record("lp_routes", 20, "LPBoost's LP: its default route (the dual, warm) vs HiGHS's other routes, same columns", args)
+    record = Record(
+        "lp_routes", 20, "LPBoost's LP: its default route (the dual, warm) vs HiGHS's other routes, same columns", args
+    )
     regimes = [(200, 8, args.C[0])] if args.quick else list(zip(args.n, args.columns, args.C, strict=True))
     if args.quick:
         record.notes.append("--quick: 200 random points, 8 columns; measures nothing")
@@ -120,12 +122,21 @@ def replay_routes(record: Record, n: int, k: int, C: float, args) -> dict:
         value = totals[name] / totals[DEFAULT]
         record.add_ratio(
             f"LP re-solves, {name} / LPBoost's default (dual, warm), n={n}, {k} columns, C = {C:g}",
-            measure(name, totals[name]), ours, value,
-            goal=">= 0.83", note="goal: LPBoost's default route is the fastest within 1.2x (this ratio >= 1/1.2)",
+            measure(name, totals[name]),
+            ours,
+            value,
+            goal=">= 0.83",
+            note="goal: LPBoost's default route is the fastest within 1.2x (this ratio >= 1/1.2)",
         )
         print(f"{name} / default: {value:.2f}")
-    return {"n": n, "columns": k, "C": C, "lpboost_fit_seconds": seconds, "seconds": totals,
-            "final_objective": float(reference[-1])}
+    return {
+        "n": n,
+        "columns": k,
+        "C": C,
+        "lpboost_fit_seconds": seconds,
+        "seconds": totals,
+        "final_objective": float(reference[-1]),
+    }
 
 
 if __name__ == "__main__":

@@ -84,10 +84,16 @@ def nystroem_ridge(args, X: np.ndarray, y: np.ndarray) -> tuple[float, float, ob
 
     Returns the selection's seconds, the fit's seconds and the fitted pipeline.
     """
+
     def pipeline(regressor):
-        return make_pipeline(Nystroem(gamma=1.0 / (X.shape[1] * X.var()),  # SVR's gamma="scale"
-                                      n_components=min(args.nystroem_components, X.shape[0]),
-                                      random_state=args.seed), regressor)
+        return make_pipeline(
+            Nystroem(
+                gamma=1.0 / (X.shape[1] * X.var()),  # SVR's gamma="scale"
+                n_components=min(args.nystroem_components, X.shape[0]),
+                random_state=args.seed,
+            ),
+            regressor,
+        )
 
     with threadpool_limits(limits=1, user_api="blas"):
         select_seconds, selected = timed(lambda: pipeline(RidgeCV(alphas=NYSTROEM_ALPHAS)).fit(X, y))
@@ -102,24 +108,37 @@ def equal_mse(record: Record, args, data: tuple[np.ndarray, ...], last: dict) ->
     """
     X, y, X_test, y_test = data
     target = last["svr_test_mse"]
-    mark = MARKRegressor(kernel=args.kernel, C=args.equal_mse_C, n_sample=50, max_iter=args.equal_mse_max_iter,
-                         random_state=args.seed).fit(X, y)
+    mark = MARKRegressor(
+        kernel=args.kernel, C=args.equal_mse_C, n_sample=50, max_iter=args.equal_mse_max_iter, random_state=args.seed
+    ).fit(X, y)
     test_mse = [float(np.mean((f - y_test) ** 2)) for f in mark.staged_predict(X_test)]
     reached = next((t for t, value in enumerate(test_mse) if value <= target), None)
     t = mark.n_iter_ if reached is None else reached
     seconds = mark.history_[t]["seconds"]
-    record.timings["equal_mse"] = {"n": last["n"], "C": args.equal_mse_C, "columns": t, "seconds": seconds,
-                                   "test_mse": test_mse[t], "svr_test_mse": target, "reached": reached is not None,
-                                   "svr_seconds": last["svr_seconds"]}
-    print(f"N={last['n']}: MARK-L (C={args.equal_mse_C}) {'reaches' if reached is not None else 'does not reach'} "
-          f"SVR's test MSE {target:.4g}: {test_mse[t]:.4g} after {t} columns, {seconds:.1f} s; "
-          f"SVR {last['svr_seconds']:.1f} s; ratio {seconds / last['svr_seconds']:.2f}", flush=True)
+    record.timings["equal_mse"] = {
+        "n": last["n"],
+        "C": args.equal_mse_C,
+        "columns": t,
+        "seconds": seconds,
+        "test_mse": test_mse[t],
+        "svr_test_mse": target,
+        "reached": reached is not None,
+        "svr_seconds": last["svr_seconds"],
+    }
+    print(
+        f"N={last['n']}: MARK-L (C={args.equal_mse_C}) {'reaches' if reached is not None else 'does not reach'} "
+        f"SVR's test MSE {target:.4g}: {test_mse[t]:.4g} after {t} columns, {seconds:.1f} s; "
+        f"SVR {last['svr_seconds']:.1f} s; ratio {seconds / last['svr_seconds']:.2f}",
+        flush=True,
+    )
     not_reached = f"not met whatever the time: MARK-L's test MSE stays above SVR's for {mark.n_iter_} columns"
     mark_side = measure(f"MARK-L, C = {args.equal_mse_C}, {t} columns, test MSE {test_mse[t]:.4g}", seconds)
     at_full_n = record.add_ratio(
         f"fit time MARK-L / SVR at N={last['n']}, MARK-L to the first column count with test MSE <= SVR's",
-        mark_side, measure(f"SVR, test MSE {target:.4g}", last["svr_seconds"]),
-        seconds / last["svr_seconds"], EQUAL_MSE_GOAL,
+        mark_side,
+        measure(f"SVR, test MSE {target:.4g}", last["svr_seconds"]),
+        seconds / last["svr_seconds"],
+        EQUAL_MSE_GOAL,
         note="goal of issue 20, replacing issue 4's <= 0.25" + ("" if reached is not None else f"; {not_reached}"),
     )
     at_full_n["met"] = at_full_n["met"] and reached is not None
@@ -127,21 +146,36 @@ def equal_mse(record: Record, args, data: tuple[np.ndarray, ...], last: dict) ->
     select_seconds, nys_seconds, nys = nystroem_ridge(args, X, y)
     nys_mse = mse(nys, X_test, y_test)
     components, alpha = nys[0].n_components, float(nys[-1].alpha)
-    record.timings["nystroem_ridge"] = {"n": last["n"], "n_components": components, "alpha": alpha,
-                                        "alphas": NYSTROEM_ALPHAS.tolist(), "selection_seconds": select_seconds,
-                                        "seconds": nys_seconds, "test_mse": nys_mse, "reaches_svr": nys_mse <= target}
-    print(f"N={last['n']}: Nystroem ({components} components) + Ridge (alpha {alpha:g} by GCV, {select_seconds:.1f} s) "
-          f"{nys_seconds:.1f} s, test MSE {nys_mse:.4g} ({'<=' if nys_mse <= target else '>'} SVR's); "
-          f"MARK-L / Nystroem ridge {seconds / nys_seconds:.2f}", flush=True)
-    notes = [f"the Nystroem ridge's test MSE is {'<=' if nys_mse <= target else 'above'} SVR's",
-             f"choosing alpha took {select_seconds:.3g} s more"]
+    record.timings["nystroem_ridge"] = {
+        "n": last["n"],
+        "n_components": components,
+        "alpha": alpha,
+        "alphas": NYSTROEM_ALPHAS.tolist(),
+        "selection_seconds": select_seconds,
+        "seconds": nys_seconds,
+        "test_mse": nys_mse,
+        "reaches_svr": nys_mse <= target,
+    }
+    print(
+        f"N={last['n']}: Nystroem ({components} components) + Ridge (alpha {alpha:g} by GCV, {select_seconds:.1f} s) "
+        f"{nys_seconds:.1f} s, test MSE {nys_mse:.4g} ({'<=' if nys_mse <= target else '>'} SVR's); "
+        f"MARK-L / Nystroem ridge {seconds / nys_seconds:.2f}",
+        flush=True,
+    )
+    notes = [
+        f"the Nystroem ridge's test MSE is {'<=' if nys_mse <= target else 'above'} SVR's",
+        f"choosing alpha took {select_seconds:.3g} s more",
+    ]
     if reached is None:
         notes.append("MARK-L does not reach SVR's test MSE")
     record.add_ratio(
         f"fit time MARK-L / Nystroem + Ridge at N={last['n']}, MARK-L to SVR's test MSE, the Nystroem ridge's one "
         f"fit ({components} components, alpha by GCV on the training set)",
-        mark_side, measure(f"Nystroem + Ridge, alpha {alpha:g}, test MSE {nys_mse:.4g}", nys_seconds),
-        seconds / nys_seconds, None, note="; ".join(notes),
+        mark_side,
+        measure(f"Nystroem + Ridge, alpha {alpha:g}, test MSE {nys_mse:.4g}", nys_seconds),
+        seconds / nys_seconds,
+        None,
+        note="; ".join(notes),
     )
 
 
@@ -153,13 +187,18 @@ def main() -> None:
     cli.add_argument("--baseline-size", type=int, default=5000)
     cli.add_argument("--max-iter", type=int, default=2000)
     cli.add_argument("--seed", type=int, default=0)
-    cli.add_argument("--kernel", choices=["weak_rbf", "rbf"], default="rbf",
-                     help="MARK-L kernel (§5.3 does not say; weak RBF cannot reach the SVR MSE here)")
+    cli.add_argument(
+        "--kernel",
+        choices=["weak_rbf", "rbf"],
+        default="rbf",
+        help="MARK-L kernel (§5.3 does not say; weak RBF cannot reach the SVR MSE here)",
+    )
     cli.add_argument("--no-svr", action="store_true", help="time MARK-L only (uses the SVR baseline MSE still)")
     cli.add_argument("--equal-mse-C", type=float, default=3.0, help="MARK-L's C when run to SVR's test MSE")
     cli.add_argument("--equal-mse-max-iter", type=int, default=1000, help="most columns when run to SVR's test MSE")
-    cli.add_argument("--nystroem-components", type=int, default=1000,
-                     help="landmarks of the Nystroem + Ridge peer at the largest N")
+    cli.add_argument(
+        "--nystroem-components", type=int, default=1000, help="landmarks of the Nystroem + Ridge peer at the largest N"
+    )
     args = cli.parse_args()
     if args.quick:
         args.sizes, args.n_test, args.baseline_size, args.max_iter = [200, 400], 200, 300, 50
@@ -179,8 +218,11 @@ def main() -> None:
     X, y, X_test, y_test = split(args.baseline_size)
     seconds, svr = timed(lambda: fixed_policy_svr().fit(X, y))
     baseline = mse(svr, X_test, y_test)
-    print(f"house-8l (stand-in for house-8H): SVR fixed policy on {args.baseline_size} points: "
-          f"{seconds:.1f} s, baseline test MSE {baseline:.4g} (var y {np.var(y_test):.4g})", flush=True)
+    print(
+        f"house-8l (stand-in for house-8H): SVR fixed policy on {args.baseline_size} points: "
+        f"{seconds:.1f} s, baseline test MSE {baseline:.4g} (var y {np.var(y_test):.4g})",
+        flush=True,
+    )
 
     record.timings["svr_baseline"] = {"n": args.baseline_size, "seconds": seconds, "test_mse": baseline}
     MARKRegressor(kernel=args.kernel, max_iter=1).fit(X[:50], y[:50])  # the compiled search loaded, outside the timings
@@ -188,20 +230,32 @@ def main() -> None:
     runs = record.timings["runs"] = []
     for n in args.sizes:
         X, y, X_test, y_test = split(n)
-        mark = MARKRegressor(kernel=args.kernel, C=10.0, n_sample=50, max_iter=args.max_iter, target_mse=baseline,
-                             random_state=args.seed)
+        mark = MARKRegressor(
+            kernel=args.kernel, C=10.0, n_sample=50, max_iter=args.max_iter, target_mse=baseline, random_state=args.seed
+        )
         mark_seconds, mark = timed(lambda: mark.fit(X, y))
         times["mark"].append(mark_seconds)
-        runs.append({"n": n, "mark_seconds": mark_seconds, "mark_columns": mark.n_iter_, "mark_status": mark.status_,
-                     "mark_test_mse": mse(mark, X_test, y_test)})
-        line = (f"N={n:6d}  MARK-L ({args.kernel}) {mark_seconds:7.1f} s, {mark.n_iter_:4d} columns ({mark.status_}), "
-                f"train MSE {mark.history_[-1]['train_mse']:.4g}, test MSE {mse(mark, X_test, y_test):.4g}")
+        runs.append(
+            {
+                "n": n,
+                "mark_seconds": mark_seconds,
+                "mark_columns": mark.n_iter_,
+                "mark_status": mark.status_,
+                "mark_test_mse": mse(mark, X_test, y_test),
+            }
+        )
+        line = (
+            f"N={n:6d}  MARK-L ({args.kernel}) {mark_seconds:7.1f} s, {mark.n_iter_:4d} columns ({mark.status_}), "
+            f"train MSE {mark.history_[-1]['train_mse']:.4g}, test MSE {mse(mark, X_test, y_test):.4g}"
+        )
         if not args.no_svr:
             svr_seconds, svr = timed(lambda: fixed_policy_svr().fit(X, y))
             times["svr"].append(svr_seconds)
             runs[-1].update(svr_seconds=svr_seconds, svr_test_mse=mse(svr, X_test, y_test))
-            line += (f" | SVR {svr_seconds:7.1f} s, {svr.regressor_.support_.size} SVs, "
-                     f"test MSE {mse(svr, X_test, y_test):.4g} | ratio {mark_seconds / svr_seconds:.2f}")
+            line += (
+                f" | SVR {svr_seconds:7.1f} s, {svr.regressor_.support_.size} SVs, "
+                f"test MSE {mse(svr, X_test, y_test):.4g} | ratio {mark_seconds / svr_seconds:.2f}"
+            )
         print(line, flush=True)
     record.add_series(f"MARK-L ({args.kernel}), house-8L", args.sizes, times["mark"], x="N")
     if times["svr"]:
@@ -212,9 +266,13 @@ def main() -> None:
         if times["svr"]:
             svr_slope = loglog_slope(args.sizes, times["svr"])
             text += f", SVR {svr_slope:.2f}"
-            record.add_ratio(f"log-log slope of fit time vs N ({args.sizes[0]}..{args.sizes[-1]}); value = MARK-L's",
-                             measure("MARK-L slope", mark_slope, "slope"), measure("SVR slope", svr_slope, "slope"),
-                             mark_slope, "<= 1.2")
+            record.add_ratio(
+                f"log-log slope of fit time vs N ({args.sizes[0]}..{args.sizes[-1]}); value = MARK-L's",
+                measure("MARK-L slope", mark_slope, "slope"),
+                measure("SVR slope", svr_slope, "slope"),
+                mark_slope,
+                "<= 1.2",
+            )
         print(text)
     if times["svr"]:
         equal_mse(record, args, split(args.sizes[-1]), runs[-1])

@@ -82,27 +82,47 @@ def main() -> None:
             checks += seconds["check"]
             best = {what: min(values) for what, values in seconds.items()}
             ratio, share = best["precomputed"] / best["from X"], best["check"] / best["precomputed"]
-            record.timings[name] = {"seconds": seconds, "n_iter": int(precomputed.n_iter_),
-                                    "status": precomputed.status_, "weight_difference": difference}
-            print(f"{name}, {where}: from X {best['from X']:.2f} s, precomputed {best['precomputed']:.2f} s "
-                  f"(ratio {ratio:.2f}, goal <= 1.1); the check alone {best['check']:.2f} s, "
-                  f"{100 * share:.0f} % of the precomputed fit", flush=True)
+            record.timings[name] = {
+                "seconds": seconds,
+                "n_iter": int(precomputed.n_iter_),
+                "status": precomputed.status_,
+                "weight_difference": difference,
+            }
+            print(
+                f"{name}, {where}: from X {best['from X']:.2f} s, precomputed {best['precomputed']:.2f} s "
+                f"(ratio {ratio:.2f}, goal <= 1.1); the check alone {best['check']:.2f} s, "
+                f"{100 * share:.0f} % of the precomputed fit",
+                flush=True,
+            )
             sides = {what: measure(f"{name}.fit, {what}", best[what]) for what in ("from X", "precomputed")}
-            record.add_ratio(f"fit time {name}, precomputed Gram matrices / from X, {where}", sides["precomputed"],
-                             sides["from X"], ratio, "<= 1.1",
-                             note="whole fits: from X computes the kernels, precomputed checks them")
-            record.add_ratio(f"check of the precomputed kernels (training_grams) / precomputed {name} fit, {where}",
-                             measure("training_grams, check_psd='fast'", best["check"]), sides["precomputed"], share,
-                             note="the check's share of the fit")
+            record.add_ratio(
+                f"fit time {name}, precomputed Gram matrices / from X, {where}",
+                sides["precomputed"],
+                sides["from X"],
+                ratio,
+                "<= 1.1",
+                note="whole fits: from X computes the kernels, precomputed checks them",
+            )
+            record.add_ratio(
+                f"check of the precomputed kernels (training_grams) / precomputed {name} fit, {where}",
+                measure("training_grams, check_psd='fast'", best["check"]),
+                sides["precomputed"],
+                share,
+                note="the check's share of the fit",
+            )
         if not args.no_full_check:
             full, check = timed(lambda: training_grams(grams, args.n, check_psd="full"))[0], min(checks)
             record.timings["full_check_seconds"] = full
-            print(f"check_psd='full' (every kernel's eigenvalues) {full:.2f} s, {full / check:.1f} x 'fast'",
-                  flush=True)
-            record.add_ratio(f"check of the precomputed kernels, check_psd='fast' / 'full', {where}",
-                             measure("check_psd='fast' (Gershgorin, single-precision Cholesky)", check),
-                             measure("check_psd='full' (eigenvalues)", full), check / full,
-                             note="'full' decides as the check before issue 48 did (timed once)")
+            print(
+                f"check_psd='full' (every kernel's eigenvalues) {full:.2f} s, {full / check:.1f} x 'fast'", flush=True
+            )
+            record.add_ratio(
+                f"check of the precomputed kernels, check_psd='fast' / 'full', {where}",
+                measure("check_psd='fast' (Gershgorin, single-precision Cholesky)", check),
+                measure("check_psd='full' (eigenvalues)", full),
+                check / full,
+                note="'full' decides as the check before issue 48 did (timed once)",
+            )
     if args.quick:
         record.notes.append("--quick: n = 150, one repeat, no full check: checks the script, measures nothing")
     record.write()

@@ -78,26 +78,46 @@ def speed(record: Record, config: dict, args) -> None:
             for split in splits:
                 for method in (PEER, OURS):
                     estimator, params = method_params(exp, method, args.quick)
-                    job = run_job(ds, split, method=method, estimator=estimator, params=params,
-                                  preprocess=exp["preprocess"])
-                    runs[method].append({key: job[key] for key in
-                                         ("fit_seconds", "test_error", "n_kernels", "n_iter", "status")})
+                    job = run_job(
+                        ds, split, method=method, estimator=estimator, params=params, preprocess=exp["preprocess"]
+                    )
+                    runs[method].append(
+                        {key: job[key] for key in ("fit_seconds", "test_error", "n_kernels", "n_iter", "status")}
+                    )
                     runs[method][-1]["certificate_seconds"] = job["history"][-1]["seconds"]  # at its own stop
             record.timings[dataset_name] = runs
-            mean = {m: {key: float(np.mean([r[key] for r in runs[m]])) for key in
-                        ("fit_seconds", "test_error", "n_kernels")} for m in runs}
+            mean = {
+                m: {
+                    key: float(np.mean([r[key] for r in runs[m]])) for key in ("fit_seconds", "test_error", "n_kernels")
+                }
+                for m in runs
+            }
             time_ratio = mean[OURS]["fit_seconds"] / mean[PEER]["fit_seconds"]
             accuracy_ratio = (1 - mean[OURS]["test_error"]) / (1 - mean[PEER]["test_error"])
-            print(f"{dataset_name:10s} ({len(splits)} splits) "
-                  + " | ".join(f"{m}: {mean[m]['fit_seconds']:.2f} s, test error {mean[m]['test_error']:.4f}, "
-                               f"{mean[m]['n_kernels']:.1f} kernels" for m in (PEER, OURS))
-                  + f" | time SimpleMKL / SILP {time_ratio:.2f} (goal <= 0.25)", flush=True)
-            sides = {m: measure(f"{label}, test error {mean[m]['test_error']:.4f}", mean[m]["fit_seconds"])
-                     for m, label in ((OURS, "SimpleMKL"), (PEER, "SILP"))}
+            print(
+                f"{dataset_name:10s} ({len(splits)} splits) "
+                + " | ".join(
+                    f"{m}: {mean[m]['fit_seconds']:.2f} s, test error {mean[m]['test_error']:.4f}, "
+                    f"{mean[m]['n_kernels']:.1f} kernels"
+                    for m in (PEER, OURS)
+                )
+                + f" | time SimpleMKL / SILP {time_ratio:.2f} (goal <= 0.25)",
+                flush=True,
+            )
+            sides = {
+                m: measure(f"{label}, test error {mean[m]['test_error']:.4f}", mean[m]["fit_seconds"])
+                for m, label in ((OURS, "SimpleMKL"), (PEER, "SILP"))
+            }
             where = f"{dataset_name}, mean of {len(splits)} of the {name} splits"
             record.add_ratio(f"fit time SimpleMKL / SILP, {where}", sides[OURS], sides[PEER], time_ratio, "<= 0.25")
-            record.add_ratio(f"test accuracy SimpleMKL / SILP, {where}", sides[OURS], sides[PEER], accuracy_ratio,
-                             ">= 0.99", note="'equal accuracy' read as within 1 %")
+            record.add_ratio(
+                f"test accuracy SimpleMKL / SILP, {where}",
+                sides[OURS],
+                sides[PEER],
+                accuracy_ratio,
+                ">= 0.99",
+                note="'equal accuracy' read as within 1 %",
+            )
             ours = [run["certificate_seconds"] for run in runs[OURS]]  # SimpleMKL stops at its certificate
             same_certificate(record, exp, ds, splits, ours, where, args)
 
@@ -109,20 +129,31 @@ def same_certificate(record: Record, exp: dict, ds, splits: list, ours: list[flo
     for split in splits:
         silp, silp_params = method_params(exp, PEER, args.quick)
         silp_params.update(tol=args.certificate_silp_tol, max_iter=args.certificate_max_iter)
-        history = run_job(ds, split, method=PEER, estimator=silp, params=silp_params,
-                          preprocess=exp["preprocess"])["history"]
+        history = run_job(ds, split, method=PEER, estimator=silp, params=silp_params, preprocess=exp["preprocess"])[
+            "history"
+        ]
         first = next((row for row in history if row["duality_gap"] <= target), None)
         reached &= first is not None
         peer.append((first or history[-1])["seconds"])
     ratio = float(np.mean(ours) / np.mean(peer))
-    silp_label = (f"SILP, first iterate with duality gap <= {target}" if reached else
-                  f"SILP, {args.certificate_max_iter} LPs without reaching duality gap <= {target} (a lower bound)")
-    print(f"{ds.name:10s} same certificate (duality gap <= {target}): SimpleMKL {np.mean(ours):.2f} s, "
-          f"{silp_label} {np.mean(peer):.2f} s, ratio {ratio:.2f}{'' if reached else ' or less'}", flush=True)
-    record.add_ratio(f"seconds to SimpleMKL's certificate (relative duality gap <= {target}), SimpleMKL / SILP, {where}",
-                     measure(f"SimpleMKL, duality gap <= {target}", float(np.mean(ours))),
-                     measure(silp_label, float(np.mean(peer))), ratio, "<= 0.25",
-                     note="" if reached else "an upper bound: SILP did not reach the certificate")
+    silp_label = (
+        f"SILP, first iterate with duality gap <= {target}"
+        if reached
+        else f"SILP, {args.certificate_max_iter} LPs without reaching duality gap <= {target} (a lower bound)"
+    )
+    print(
+        f"{ds.name:10s} same certificate (duality gap <= {target}): SimpleMKL {np.mean(ours):.2f} s, "
+        f"{silp_label} {np.mean(peer):.2f} s, ratio {ratio:.2f}{'' if reached else ' or less'}",
+        flush=True,
+    )
+    record.add_ratio(
+        f"seconds to SimpleMKL's certificate (relative duality gap <= {target}), SimpleMKL / SILP, {where}",
+        measure(f"SimpleMKL, duality gap <= {target}", float(np.mean(ours))),
+        measure(silp_label, float(np.mean(peer))),
+        ratio,
+        "<= 0.25",
+        note="" if reached else "an upper bound: SILP did not reach the certificate",
+    )
 
 
 def traced_peak(model, X: np.ndarray, y: np.ndarray) -> int:
@@ -152,20 +183,38 @@ def memory(record: Record, config: dict, args) -> None:
     peak_full = traced_peak(full, X, y)
     n_kernels, n = len(full.kernels_), X.shape[0]
     stack = n_kernels * n * n * 8
-    print(f"Sonar, {n_kernels} kernels, n={n}: kernel stack {stack / 2**20:.1f} MiB; peak traced memory "
-          f"{peak_one / 2**20:.1f} MiB after {one.n_iter_} update(s), {peak_full / 2**20:.1f} MiB after "
-          f"{full.n_iter_} ({full.n_svm_fits_} SVMs)", flush=True)
-    record.timings["memory"] = {"n_kernels": n_kernels, "n_train": n, "stack_bytes": stack,
-                                "peak_bytes_one_update": peak_one, "peak_bytes_full": peak_full,
-                                "n_iter_full": full.n_iter_, "n_svm_full": full.n_svm_fits_}
+    print(
+        f"Sonar, {n_kernels} kernels, n={n}: kernel stack {stack / 2**20:.1f} MiB; peak traced memory "
+        f"{peak_one / 2**20:.1f} MiB after {one.n_iter_} update(s), {peak_full / 2**20:.1f} MiB after "
+        f"{full.n_iter_} ({full.n_svm_fits_} SVMs)",
+        flush=True,
+    )
+    record.timings["memory"] = {
+        "n_kernels": n_kernels,
+        "n_train": n,
+        "stack_bytes": stack,
+        "peak_bytes_one_update": peak_one,
+        "peak_bytes_full": peak_full,
+        "n_iter_full": full.n_iter_,
+        "n_svm_full": full.n_svm_fits_,
+    }
     stack_side = measure(f"the (M, n, n) kernel stack, M={n_kernels}, n={n}", stack / 2**20, "MiB")
-    record.add_ratio(f"peak memory of a SimpleMKL fit / kernel stack bytes (Sonar, {full.n_iter_} updates)",
-                     measure("SimpleMKL fit, tracemalloc peak", peak_full / 2**20, "MiB"), stack_side,
-                     peak_full / stack, "<= 1.25", note="one extra copy of the kernels would make it >= 2")
-    record.add_ratio(f"peak memory, SimpleMKL run to the end ({full.n_iter_} updates) / stopped after one",
-                     measure(f"{full.n_iter_} updates", peak_full / 2**20, "MiB"),
-                     measure("1 update", peak_one / 2**20, "MiB"), peak_full / peak_one, "<= 1.1",
-                     note="memory does not grow with the iterations")
+    record.add_ratio(
+        f"peak memory of a SimpleMKL fit / kernel stack bytes (Sonar, {full.n_iter_} updates)",
+        measure("SimpleMKL fit, tracemalloc peak", peak_full / 2**20, "MiB"),
+        stack_side,
+        peak_full / stack,
+        "<= 1.25",
+        note="one extra copy of the kernels would make it >= 2",
+    )
+    record.add_ratio(
+        f"peak memory, SimpleMKL run to the end ({full.n_iter_} updates) / stopped after one",
+        measure(f"{full.n_iter_} updates", peak_full / 2**20, "MiB"),
+        measure("1 update", peak_one / 2**20, "MiB"),
+        peak_full / peak_one,
+        "<= 1.1",
+        note="memory does not grow with the iterations",
+    )
 
 
 def main() -> None:
@@ -173,10 +222,15 @@ def main() -> None:
     cli.add_argument("--mirror", default=None, help="data mirror folder (default: $MKBENCH_DATA_MIRROR)")
     cli.add_argument("--config", default="config/config.yaml", help="workflow config with mkl-credit and mkl-uci")
     cli.add_argument("--splits", type=int, default=3, help="first splits of each experiment's 20 to time")
-    cli.add_argument("--certificate-silp-tol", type=float, default=1e-6,
-                     help="SILP's own gap tolerance when run to SimpleMKL's certificate")
-    cli.add_argument("--certificate-max-iter", type=int, default=600,
-                     help="most SILP LPs when run to SimpleMKL's certificate")
+    cli.add_argument(
+        "--certificate-silp-tol",
+        type=float,
+        default=1e-6,
+        help="SILP's own gap tolerance when run to SimpleMKL's certificate",
+    )
+    cli.add_argument(
+        "--certificate-max-iter", type=int, default=600, help="most SILP LPs when run to SimpleMKL's certificate"
+    )
     cli.add_argument("--no-memory", action="store_true", help="skip the kernel-stack memory measurement")
     args = cli.parse_args()
     if args.quick:

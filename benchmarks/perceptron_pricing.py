@@ -44,23 +44,34 @@ def main() -> None:
     for name, m, d in shapes:
         rng = np.random.default_rng(args.seed)
         X, w = rng.normal(size=(m, d)), rng.normal(size=m)
-        ours, former = (kind(X, n_candidates=args.candidates, random_state=args.seed) for kind in (Perceptrons, SubtractFirst))
+        ours, former = (
+            kind(X, n_candidates=args.candidates, random_state=args.seed) for kind in (Perceptrons, SubtractFirst)
+        )
         for _ in range(3):  # the same draws on both sides: the same best learner and scores, bit for bit
             a, b = ours.best(w), former.best(w)
-            if not (np.array_equal(a.learner.theta, b.learner.theta) and a.score == b.score
-                    and a.sum_squares == b.sum_squares):
+            if not (
+                np.array_equal(a.learner.theta, b.learner.theta)
+                and a.score == b.score
+                and a.sum_squares == b.sum_squares
+            ):
                 raise SystemExit(f"{name}: the two scorings chose different perceptrons")
-        seconds = {kind: best_of(lambda family=family: family.best(w), repeats=20)
-                   for kind, family in (("ours", ours), ("former", former))}
-        print(f"{name} shape, m = {m}, d = {d}, {args.candidates} candidates: one pass {seconds['ours'] * 1e3:.2f} ms, "
-              f"subtract first {seconds['former'] * 1e3:.2f} ms ({seconds['ours'] / seconds['former']:.2f} x)", flush=True)
+        seconds = {
+            kind: best_of(lambda family=family: family.best(w), repeats=20)
+            for kind, family in (("ours", ours), ("former", former))
+        }
+        print(
+            f"{name} shape, m = {m}, d = {d}, {args.candidates} candidates: one pass {seconds['ours'] * 1e3:.2f} ms, "
+            f"subtract first {seconds['former'] * 1e3:.2f} ms ({seconds['ours'] / seconds['former']:.2f} x)",
+            flush=True,
+        )
         record.add_ratio(
             f"perceptron search time, one-pass indicators / subtract-then-compare, m = {m}, d = {d} ({name}'s shape)",
             measure("Perceptrons.best, theta'x > kappa over X Theta", seconds["ours"]),
             measure("Z - kappa, then Z > 0 cast to float64", seconds["former"]),
-            seconds["ours"] / seconds["former"], None,
+            seconds["ours"] / seconds["former"],
+            None,
             note="the same perceptron and scores bit for bit (checked); no goal: pricing is half of a "
-                 "perceptron iteration of CGEns and less of LPBoost's",
+            "perceptron iteration of CGEns and less of LPBoost's",
         )
     record.write()
 

@@ -43,15 +43,24 @@ def main() -> None:
     t_kept = best_of(lambda: kept.scores(w))
     print(f"kept Gram pricing, N={args.n}, P=3: {t_gemv / t_kept:.2f} x numpy GEMV throughput (goal >= 0.5)")
     gemv = measure(f"numpy G @ w, N={args.n}, P=3", t_gemv)
-    record.add_ratio("pricing throughput, kept Gram blocks (GEMV time / pricing time)",
-                     measure("KernelColumns.scores, kept Gram", t_kept), gemv, t_gemv / t_kept, ">= 0.5")
+    record.add_ratio(
+        "pricing throughput, kept Gram blocks (GEMV time / pricing time)",
+        measure("KernelColumns.scores, kept Gram", t_kept),
+        gemv,
+        t_gemv / t_kept,
+        ">= 0.5",
+    )
 
     blockwise = KernelColumns(X, KERNELS, memory_budget=32 * 2**20)
     t_block = best_of(lambda: blockwise.scores(w), repeats=2)
     print(f"blockwise pricing (kernel values recomputed): {t_gemv / t_block:.3f} x GEMV throughput")
-    record.add_ratio("pricing throughput, blockwise (kernel values recomputed)",
-                     measure("KernelColumns.scores, 32 MiB budget", t_block), gemv, t_gemv / t_block,
-                     note="no goal: recomputing kernel values costs O(d) per entry against O(1) for GEMV")
+    record.add_ratio(
+        "pricing throughput, blockwise (kernel values recomputed)",
+        measure("KernelColumns.scores, 32 MiB budget", t_block),
+        gemv,
+        t_gemv / t_block,
+        note="no goal: recomputing kernel values costs O(d) per entry against O(1) for GEMV",
+    )
 
     Xm = rng.random((args.n_memory, 50))
     wm = rng.normal(size=args.n_memory)
@@ -65,12 +74,21 @@ def main() -> None:
         f"peak memory at N={args.n_memory}, P=3, budget {budget / 2**20:.0f} MiB: {peak / 2**20:.0f} MiB "
         f"against {full / 2**20:.0f} MiB for the full Gram matrix ({peak / full:.3f} x)"
     )
-    record.add_ratio(f"peak memory of blockwise pricing at N={args.n_memory}, P=3 (tracemalloc)",
-                     measure(f"blockwise, {budget / 2**20:.0f} MiB budget", peak / 2**20, "MiB"),
-                     measure("full N x NP Gram matrix", full / 2**20, "MiB"), peak / full,
-                     note="the issue sets no number: the point is staying near the budget, not N^2 P")
-    record.timings = {"gemv_seconds": t_gemv, "kept_seconds": t_kept, "blockwise_seconds": t_block,
-                      "peak_bytes": peak, "full_gram_bytes": full, "budget_bytes": budget}
+    record.add_ratio(
+        f"peak memory of blockwise pricing at N={args.n_memory}, P=3 (tracemalloc)",
+        measure(f"blockwise, {budget / 2**20:.0f} MiB budget", peak / 2**20, "MiB"),
+        measure("full N x NP Gram matrix", full / 2**20, "MiB"),
+        peak / full,
+        note="the issue sets no number: the point is staying near the budget, not N^2 P",
+    )
+    record.timings = {
+        "gemv_seconds": t_gemv,
+        "kept_seconds": t_kept,
+        "blockwise_seconds": t_block,
+        "peak_bytes": peak,
+        "full_gram_bytes": full,
+        "budget_bytes": budget,
+    }
     record.write()
 
 

@@ -74,7 +74,9 @@ def main() -> None:
     args = cli.parse_args()
     if args.quick:
         args.n, args.repeats = 500, 2
-    record = Record("stump_binning", 44, "Stump search: binned (histograms over 255 bins) vs exact (sorted points)", args)
+    record = Record(
+        "stump_binning", 44, "Stump search: binned (histograms over 255 bins) vs exact (sorted points)", args
+    )
     X, source = digits(args)
     rng = np.random.default_rng(args.seed + 1)
     w, W = rng.normal(size=X.shape[0]), rng.normal(size=(X.shape[0], args.rows))
@@ -85,19 +87,30 @@ def main() -> None:
     binned = BinnedStumps(X, max_bins=args.max_bins)
     n_values = np.array([np.unique(x).size for x in X.T])
     sparse_share = float((binned.column < 0).mean())
-    print(f"{source}: {int((n_values > args.max_bins).sum())} of {X.shape[1]} features have more than "
-          f"{args.max_bins} values; {sparse_share:.0%} stored as their points outside the heaviest bin "
-          f"({binned.indices.size / X.size:.0%} of all points)", flush=True)
+    print(
+        f"{source}: {int((n_values > args.max_bins).sum())} of {X.shape[1]} features have more than "
+        f"{args.max_bins} values; {sparse_share:.0%} stored as their points outside the heaviest bin "
+        f"({binned.indices.size / X.size:.0%} of all points)",
+        flush=True,
+    )
 
     seconds = {
-        "bind": (cpu_median(lambda: Stumps(X), args.repeats),
-                 cpu_median(lambda: BinnedStumps(X, max_bins=args.max_bins), args.repeats)),
-        "one weight vector (best)": (cpu_median(lambda: exact.best(w), args.repeats),
-                                     cpu_median(lambda: binned.best(w), args.repeats)),
+        "bind": (
+            cpu_median(lambda: Stumps(X), args.repeats),
+            cpu_median(lambda: BinnedStumps(X, max_bins=args.max_bins), args.repeats),
+        ),
+        "one weight vector (best)": (
+            cpu_median(lambda: exact.best(w), args.repeats),
+            cpu_median(lambda: binned.best(w), args.repeats),
+        ),
         f"{args.rows} weight vectors, best of each (best_each)": (
-            cpu_median(lambda: exact.best_each(W), args.repeats), cpu_median(lambda: binned.best_each(W), args.repeats)),
+            cpu_median(lambda: exact.best_each(W), args.repeats),
+            cpu_median(lambda: binned.best_each(W), args.repeats),
+        ),
         f"{args.rows} weight vectors, largest summed edge (search)": (
-            cpu_median(lambda: exact.search(W), args.repeats), cpu_median(lambda: binned.search(W), args.repeats)),
+            cpu_median(lambda: exact.search(W), args.repeats),
+            cpu_median(lambda: binned.search(W), args.repeats),
+        ),
     }
     rows = []
     for what, (theirs, ours) in seconds.items():
@@ -105,29 +118,47 @@ def main() -> None:
         record.add_ratio(
             f"{what}: CPU time binned / exact stump search, n = {X.shape[0]}, d = {X.shape[1]}, "
             f"max_bins = {args.max_bins} ({source.split(',')[0]})",
-            measure(f"BinnedStumps(max_bins={args.max_bins})", ours), measure("Stumps (exact)", theirs), ours / theirs,
-            None, note=f"median CPU seconds of {args.repeats} calls; no goal (the issue's goals are whole fits)",
+            measure(f"BinnedStumps(max_bins={args.max_bins})", ours),
+            measure("Stumps (exact)", theirs),
+            ours / theirs,
+            None,
+            note=f"median CPU seconds of {args.repeats} calls; no goal (the issue's goals are whole fits)",
         )
         rows.append([what, round(theirs * 1e3, 2), round(ours * 1e3, 2), round(ours / theirs, 3)])
-    record.add_table("Stump search, exact vs binned (CPU ms, medians)", ["what", "exact ms", "binned ms", "binned / exact"],
-                     rows, note=source)
+    record.add_table(
+        "Stump search, exact vs binned (CPU ms, medians)",
+        ["what", "exact ms", "binned ms", "binned / exact"],
+        rows,
+        note=source,
+    )
 
     agreement = {}
     for max_bins in sorted({args.max_bins, 256}):
         family = binned if max_bins == args.max_bins else BinnedStumps(X, max_bins=max_bins)
         pairs = [(family.best(v), exact.best(v)) for v in (w, *W.T)]
-        agreement[max_bins] = {"same_stump": sum(a.learner == b.learner for a, b in pairs), "searches": len(pairs),
-                               "lowest_score_ratio": min(a.score / b.score for a, b in pairs),
-                               "candidates": family.n_candidates}
-        print(f"max_bins = {max_bins}: the exact search's stump in {agreement[max_bins]['same_stump']} of {len(pairs)} "
-              f"searches, best score >= {agreement[max_bins]['lowest_score_ratio']:.6f} x the exact one; "
-              f"{family.n_candidates} candidates vs {exact.n_candidates}", flush=True)
+        agreement[max_bins] = {
+            "same_stump": sum(a.learner == b.learner for a, b in pairs),
+            "searches": len(pairs),
+            "lowest_score_ratio": min(a.score / b.score for a, b in pairs),
+            "candidates": family.n_candidates,
+        }
+        print(
+            f"max_bins = {max_bins}: the exact search's stump in {agreement[max_bins]['same_stump']} of {len(pairs)} "
+            f"searches, best score >= {agreement[max_bins]['lowest_score_ratio']:.6f} x the exact one; "
+            f"{family.n_candidates} candidates vs {exact.n_candidates}",
+            flush=True,
+        )
     if (n_values <= 256).all() and agreement[256]["same_stump"] != agreement[256]["searches"]:
-        raise SystemExit("every feature has at most 256 values, yet the binned search with 256 bins missed the exact stump")
-    record.timings = {"seconds": {what: {"exact": theirs, "binned": ours} for what, (theirs, ours) in seconds.items()},
-                      "features_over_max_bins": int((n_values > args.max_bins).sum()), "sparse_features": sparse_share,
-                      "points_read_share": binned.indices.size / X.size + binned.codes.size / X.size,
-                      "agreement": {str(k): v for k, v in agreement.items()}}
+        raise SystemExit(
+            "every feature has at most 256 values, yet the binned search with 256 bins missed the exact stump"
+        )
+    record.timings = {
+        "seconds": {what: {"exact": theirs, "binned": ours} for what, (theirs, ours) in seconds.items()},
+        "features_over_max_bins": int((n_values > args.max_bins).sum()),
+        "sparse_features": sparse_share,
+        "points_read_share": binned.indices.size / X.size + binned.codes.size / X.size,
+        "agreement": {str(k): v for k, v in agreement.items()},
+    }
     record.notes.append(source)
     record.write()
 

@@ -27,8 +27,13 @@ from mkbench.learners import Stumps
 #: (name, points, features, classes) of Table III's 5-fold CV training folds: MNIST (1000 per class),
 #: USPS (75 % of 7291 + 2007), and UCI sets: the largest (segment), the most classes (vowel), the most
 #: features (dna, 3 classes: two searches per learner).
-SHAPES = [("MNIST", 8000, 784, 10), ("USPS", 5576, 256, 10), ("segment", 1386, 19, 7), ("vowel", 594, 10, 11),
-          ("dna", 1912, 180, 3)]
+SHAPES = [
+    ("MNIST", 8000, 784, 10),
+    ("USPS", 5576, 256, 10),
+    ("segment", 1386, 19, 7),
+    ("vowel", 594, 10, 11),
+    ("dna", 1912, 180, 3),
+]
 
 
 def main() -> None:
@@ -36,25 +41,35 @@ def main() -> None:
     cli.add_argument("--seed", type=int, default=0)
     args = cli.parse_args()
     shapes = [("tiny", 200, 5, 4)] if args.quick else SHAPES
-    record = Record("stump_rows", 20, "Stump search: the l searches of a CGEns-SLS iteration in one pass vs one by one", args)
+    record = Record(
+        "stump_rows", 20, "Stump search: the l searches of a CGEns-SLS iteration in one pass vs one by one", args
+    )
     for name, n, d, K in shapes:
         rng = np.random.default_rng(args.seed)
         family = Stumps(rng.normal(size=(n, d)).round(2))
         U = rng.normal(size=(n, K - 1))
         fused, alone = family.best_each(U), [family.best(u) for u in U.T]  # also compiles (or loads) both kernels
-        if any((a.learner, a.score, a.sum_squares) != (b.learner, b.score, b.sum_squares)
-               for a, b in zip(fused, alone, strict=True)):
+        if any(
+            (a.learner, a.score, a.sum_squares) != (b.learner, b.score, b.sum_squares)
+            for a, b in zip(fused, alone, strict=True)
+        ):
             raise SystemExit(f"{name}: the fused search chose other stumps than the searches one by one")
         ours = best_of(lambda: family.best_each(U), repeats=20)
         peer = best_of(lambda: [family.best(u) for u in U.T], repeats=20)
-        print(f"{name} shape, n = {n}, d = {d}, l = {K - 1}: fused {ours * 1e3:.1f} ms, one by one {peer * 1e3:.1f} ms "
-              f"({ours / peer:.2f} x)", flush=True)
+        print(
+            f"{name} shape, n = {n}, d = {d}, l = {K - 1}: fused {ours * 1e3:.1f} ms, one by one {peer * 1e3:.1f} ms "
+            f"({ours / peer:.2f} x)",
+            flush=True,
+        )
         record.add_ratio(
             f"stump search time for the l = {K - 1} columns of U, one pass / one search per column, n = {n}, d = {d} "
             f"({name}'s shape)",
-            measure("Stumps.best_each, one pass", ours), measure("Stumps.best per column", peer), ours / peer, None,
+            measure("Stumps.best_each, one pass", ours),
+            measure("Stumps.best per column", peer),
+            ours / peer,
+            None,
             note="the same stumps, scores and sums of squares bit for bit (checked); no goal: the searches "
-                 "are most of a CGEns-SLS fit on USPS and MNIST",
+            "are most of a CGEns-SLS fit on USPS and MNIST",
         )
     record.write()
 

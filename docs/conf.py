@@ -50,7 +50,15 @@ extensions = [
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_inventories", "_api_blocks.rst", "examples/README.rst", "**/README.md", "Thumbs.db", ".DS_Store"]
+exclude_patterns = [
+    "_build",
+    "_inventories",
+    "_api_blocks.rst",
+    "examples/README.rst",
+    "**/README.md",
+    "Thumbs.db",
+    ".DS_Store",
+]
 templates_path = ["_templates"]
 html_static_path = ["_static"]
 html_css_files = ["mkbench.css"]

@@ -17,7 +17,11 @@ from mkbench import CGBoostClassifier, CGBoostRegressor, ColumnGenerationClassif
 PAPER_CLASSIFIER = {"scaling": None, "normalize_kernels": False, "positive": True, "C": 1.0, "strategy": "stratified"}
 #: The same for the regressor (eq. 13 has free alpha), its targets as given and Clarabel's masters.
 PAPER_REGRESSOR = {
-    "scaling": None, "normalize_kernels": False, "scale_target": False, "C": 1.0, "strategy": "stratified",
+    "scaling": None,
+    "normalize_kernels": False,
+    "scale_target": False,
+    "C": 1.0,
+    "strategy": "stratified",
     "solver": "clarabel",
 }
 

@@ -15,6 +15,7 @@ from mkbench.masters.libsvm_call import solve_precomputed
 from mkbench.masters.ridge import RidgeMaster, StagewiseMaster
 from mkbench.masters.simplex_ls import SimplexLSMaster
 
+
 def _cases(y, resp, C):
     """A factory of every master at the scalar C, by name."""
     return {

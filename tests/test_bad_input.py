@@ -70,7 +70,18 @@ SMALL = {
     "rff": {"n_components": 20, "random_state": 0},
     "staged-cv": {"method": "cgens", "params": {"max_iter": 5, "random_state": 0}, "n_iters": [2, 5], "cv": 2},
 }
-MULTICLASS = {"column-generation", "cgens-sls", "adaboost-mh", "adaboost-ecc", "svm-ensemble-kernel", "svc", "rff", "cgboost", "silp", "simplemkl"}  # the other classifiers are binary
+MULTICLASS = {
+    "column-generation",
+    "cgens-sls",
+    "adaboost-mh",
+    "adaboost-ecc",
+    "svm-ensemble-kernel",
+    "svc",
+    "rff",
+    "cgboost",
+    "silp",
+    "simplemkl",
+}  # the other classifiers are binary
 NOT_OURS = {"adaboost", "svc-rbf"}  # scikit-learn's AdaBoostClassifier and SVC, tested by scikit-learn
 
 _rng = np.random.RandomState(0)
@@ -211,16 +222,37 @@ def test_staged_search_refuses_ten_classes_before_its_bandwidth_search(monkeypat
 # not supported for the input types", and scikit-learn's "Cannot clone object ''cgens''".
 STANDARDISE = r"standardise X, e.g. with sklearn\.preprocessing\.StandardScaler"
 UNCLEAR = [
-    ("ssmk", {}, 1e150,
-     rf"columns have entries up to \d\.\d+e\+300, beyond the 1e\+15 HiGHS accepts in an LP.*{STANDARDISE}"),
-    ("svm-ensemble-kernel", {"kernel": {"name": "stump", "gama": 1.0}}, 1.0,
-     r"kernel=\{'name': 'stump', 'gama': 1\.0\} is not one of 'stump', 'perceptron'; pass the name alone"),
-    ("mark", {}, 1e300,
-     rf"columns contain NaN or infinite values \(column 0 of 1\): a kernel overflows.*{STANDARDISE}"),
-    ("cgens", {"C": "1"}, 1.0, r"The 'C' parameter of CGEnsClassifier must be a float in the range \(0\.0, inf\)\. "
-     r"Got '1'"),
-    ("staged-cv", {"method": {"name": "cgens"}}, 1.0,
-     r"method must be an estimator \(e\.g\. CGEnsClassifier\('fourier'\)\) or a registered method name"),
+    (
+        "ssmk",
+        {},
+        1e150,
+        rf"columns have entries up to \d\.\d+e\+300, beyond the 1e\+15 HiGHS accepts in an LP.*{STANDARDISE}",
+    ),
+    (
+        "svm-ensemble-kernel",
+        {"kernel": {"name": "stump", "gama": 1.0}},
+        1.0,
+        r"kernel=\{'name': 'stump', 'gama': 1\.0\} is not one of 'stump', 'perceptron'; pass the name alone",
+    ),
+    (
+        "mark",
+        {},
+        1e300,
+        rf"columns contain NaN or infinite values \(column 0 of 1\): a kernel overflows.*{STANDARDISE}",
+    ),
+    (
+        "cgens",
+        {"C": "1"},
+        1.0,
+        r"The 'C' parameter of CGEnsClassifier must be a float in the range \(0\.0, inf\)\. "
+        r"Got '1'",
+    ),
+    (
+        "staged-cv",
+        {"method": {"name": "cgens"}},
+        1.0,
+        r"method must be an estimator \(e\.g\. CGEnsClassifier\('fourier'\)\) or a registered method name",
+    ),
 ]
 
 
@@ -288,15 +320,27 @@ BAD_NAMES = [
     ("cgboost-regressor", {"kernels": ["linear", "gaussian"]}, UnknownNameError, "unknown kernel 'gaussian'"),
     ("ssmk", {"kernels": "gaussian"}, UnknownNameError, f"unknown kernel 'gaussian'; {KNOWN_KERNELS}"),
     ("silp", {"kernels": ["rbf", "gaussian"]}, UnknownNameError, f"unknown kernel 'gaussian'; {KNOWN_KERNELS}"),
-    ("simplemkl", {"kernels": {"grid": "gaussian"}}, UnknownNameError,
-     "unknown kernel grid 'gaussian'; known grids: 'simplemkl'"),
-    ("mark", {"kernel": "gaussian"}, ValueError,
-     r"'kernel' parameter of MARKRegressor must be a str among .*'weak_rbf'.*Got 'gaussian'"),
+    (
+        "simplemkl",
+        {"kernels": {"grid": "gaussian"}},
+        UnknownNameError,
+        "unknown kernel grid 'gaussian'; known grids: 'simplemkl'",
+    ),
+    (
+        "mark",
+        {"kernel": "gaussian"},
+        ValueError,
+        r"'kernel' parameter of MARKRegressor must be a str among .*'weak_rbf'.*Got 'gaussian'",
+    ),
     ("cgens", {"learner": "tree"}, ValueError, f"The 'learner' {LEARNERS}"),
     ("cgens-sls", {"learner": "tree"}, ValueError, f"The 'learner' {LEARNERS}"),
     ("lpboost", {"learner": "tree"}, ValueError, f"The 'learner' {LEARNERS}"),
-    ("column-generation", {"columns": "tree"}, UnknownNameError,
-     f"unknown kernel 'tree'; {KNOWN_KERNELS}.*; or a weak-learner family: 'stump', 'perceptron', 'fourier'"),
+    (
+        "column-generation",
+        {"columns": "tree"},
+        UnknownNameError,
+        f"unknown kernel 'tree'; {KNOWN_KERNELS}.*; or a weak-learner family: 'stump', 'perceptron', 'fourier'",
+    ),
     ("adaboost-learners", {"learner": "tree"}, ValueError, "learner='tree' is not one of 'stump', 'perceptron'"),
     ("svm-ensemble-kernel", {"kernel": "tree"}, ValueError, "kernel='tree' is not one of 'stump', 'perceptron'"),
     ("staged-cv", {"method": "tree"}, UnknownNameError, "unknown method 'tree'; known methods: adaboost"),
@@ -413,37 +457,65 @@ def _typo_at_top_level(config):
         ),
         (
             lambda c: c["experiments"]["tiny"]["methods"]["krr"].update(parms={}),
-            ["at experiments/tiny/methods/krr: Additional properties are not allowed ('parms' was unexpected); "
-             "allowed keys here: added, count_features, estimator,", "params"],
+            [
+                "at experiments/tiny/methods/krr: Additional properties are not allowed ('parms' was unexpected); "
+                "allowed keys here: added, count_features, estimator,",
+                "params",
+            ],
         ),
         (
             _typo_at_top_level,
-            ["at (top level): 'experiments' is a required property",
-             "('experiment' was unexpected); allowed keys here: data, datasets, estimator_defaults, experiments,"],
+            [
+                "at (top level): 'experiments' is a required property",
+                "('experiment' was unexpected); allowed keys here: data, datasets, estimator_defaults, experiments,",
+            ],
         ),
         (
             lambda c: c["experiments"]["tiny"]["methods"]["krr"]["params"].update(max_eval=3),
-            ["at experiments/tiny/methods/krr/params: method 'krr' has no parameter(s) max_eval; "
-             "valid parameters: max_evals,"],
+            [
+                "at experiments/tiny/methods/krr/params: method 'krr' has no parameter(s) max_eval; "
+                "valid parameters: max_evals,"
+            ],
         ),
         (
             lambda c: c["experiments"]["tiny"]["methods"].update(
-                cgb={"estimator": "cgboost", "params": {"kernels": ["linear", {"name": "rbf", "denominator": "2 sigma^2"}]}}),
-            ["at experiments/tiny/methods/cgb/params/kernels: denominator must be one of 'sigma', 'sigma^2', '2sigma^2'"],
+                cgb={
+                    "estimator": "cgboost",
+                    "params": {"kernels": ["linear", {"name": "rbf", "denominator": "2 sigma^2"}]},
+                }
+            ),
+            [
+                "at experiments/tiny/methods/cgb/params/kernels: denominator must be one of 'sigma', 'sigma^2', '2sigma^2'"
+            ],
         ),
         (
             lambda c: c["experiments"]["tiny"]["methods"].update(
-                cgb={"estimator": "cgboost", "grid": {"kernels": ["L,Q", "L,gaussian"], "C": [1.0]}}),
+                cgb={"estimator": "cgboost", "grid": {"kernels": ["L,Q", "L,gaussian"], "C": [1.0]}}
+            ),
             ["at experiments/tiny/methods/cgb/grid/kernels: unknown kernel 'gaussian'"],
         ),
         (
             lambda c: c["experiments"]["tiny"]["methods"].update(
-                ssmk={"estimator": "staged-cv", "params": {"method": "ssmk", "params": {"kernels": {"name": "R", "width": 2}}}}),
-            ["at experiments/tiny/methods/ssmk/params/params/kernels: kernel 'rbf' does not accept parameters {'width': 2}"],
+                ssmk={
+                    "estimator": "staged-cv",
+                    "params": {"method": "ssmk", "params": {"kernels": {"name": "R", "width": 2}}},
+                }
+            ),
+            [
+                "at experiments/tiny/methods/ssmk/params/params/kernels: kernel 'rbf' does not accept parameters {'width': 2}"
+            ],
         ),
     ],
-    ids=["unknown-dataset", "unknown-method", "typo-in-method-key", "typo-in-top-level-key", "typo-in-param",
-         "bad-kernel-param", "bad-kernel-in-grid", "bad-kernel-in-wrapped-method"],
+    ids=[
+        "unknown-dataset",
+        "unknown-method",
+        "typo-in-method-key",
+        "typo-in-top-level-key",
+        "typo-in-param",
+        "bad-kernel-param",
+        "bad-kernel-in-grid",
+        "bad-kernel-in-wrapped-method",
+    ],
 )
 def test_config_mistakes_stop_run_and_report_before_anything_is_written(workdir, capsys, spoil, messages):
     config = _config()
@@ -479,13 +551,18 @@ def _with_record(record):
 def test_missing_reference_file_stops_report_before_any_table_is_written(workdir, record, capsys):
     config = _config()
     config["tables"]["second"] = {
-        "experiment": "tiny", "caption": "with the paper", "metrics": ["test_mse"],
+        "experiment": "tiny",
+        "caption": "with the paper",
+        "metrics": ["test_mse"],
         "reference": {"file": "nope.csv", "table": "Table 2"},
     }
     _write_config(config)
     _with_record(record)
-    _fails(["report", "--config", "config.yaml"], capsys,
-           "reference file 'config/reference/nope.csv' does not exist; published numbers go in config/reference/")
+    _fails(
+        ["report", "--config", "config.yaml"],
+        capsys,
+        "reference file 'config/reference/nope.csv' does not exist; published numbers go in config/reference/",
+    )
     assert _files(workdir) == ["config.yaml", RECORD]  # not even the first table, which could be made
     assert main(["report", "--config", "config.yaml", "--table", "tiny"]) == 0  # the table on its own is fine
     assert _files(workdir) == ["config.yaml", RECORD, "results/tables/tiny.csv", "results/tables/tiny.md"]
@@ -545,10 +622,14 @@ def test_an_unreadable_mirror_file_is_named_and_nothing_is_cached(workdir, capsy
 
     monkeypatch.setattr(mkbench.harness.datasets._fetch, "open", open_, raising=False)
     monkeypatch.setattr(mkbench.harness.datasets._fetch.urllib.request, "urlopen", no_network)
-    _fails(["datasets", "fetch", "sonar", "--mirror", str(mirror), "--data-home", str(home)], capsys,
-           f"cannot obtain uci/sonar/sonar.all-data: reading the mirror copy {unreadable} failed "
-           f"([Errno 13] Permission denied: '{unreadable}')",
-           "download of https://", "network disabled in this test")
+    _fails(
+        ["datasets", "fetch", "sonar", "--mirror", str(mirror), "--data-home", str(home)],
+        capsys,
+        f"cannot obtain uci/sonar/sonar.all-data: reading the mirror copy {unreadable} failed "
+        f"([Errno 13] Permission denied: '{unreadable}')",
+        "download of https://",
+        "network disabled in this test",
+    )
     assert _files(workdir) == ["config.yaml", "mirror/uci/sonar/sonar.all-data"]  # home holds nothing
 
 

@@ -295,8 +295,20 @@ def test_search_bounds_are_the_searched_range_and_an_edge_choice_is_flagged(regr
     assert min(history, key=lambda entry: entry[1])[0]["C"] == pytest.approx(2.0**-20)
     from mkbench.harness.selection import grid_edges
 
-    records = pd.DataFrame([{"dataset": "d", "method": "krr", "s_C": 2.0**-20, "b_C_low": 2.0**-20,
-                             "b_C_high": 2.0**20, "s_gamma": 0.5, "b_gamma_low": 1e-6, "b_gamma_high": 1e6}])
+    records = pd.DataFrame(
+        [
+            {
+                "dataset": "d",
+                "method": "krr",
+                "s_C": 2.0**-20,
+                "b_C_low": 2.0**-20,
+                "b_C_high": 2.0**20,
+                "s_gamma": 0.5,
+                "b_gamma_low": 1e-6,
+                "b_gamma_high": 1e6,
+            }
+        ]
+    )
     edges = grid_edges(records).set_index("parameter")
     assert edges.loc["C", ["n_low", "n_high"]].tolist() == [1, 0]
     assert edges.loc["gamma", ["n_low", "n_high"]].tolist() == [0, 0]
@@ -304,9 +316,7 @@ def test_search_bounds_are_the_searched_range_and_an_edge_choice_is_flagged(regr
 
 def test_same_random_state_gives_same_selection(regression):
     X, y, _ = regression
-    first, second, other = (
-        SelectedSVR(max_evals=10, random_state=seed).fit(X, y) for seed in (1, 1, 2)
-    )
+    first, second, other = (SelectedSVR(max_evals=10, random_state=seed).fit(X, y) for seed in (1, 1, 2))
     assert first.best_params_ == second.best_params_
     assert_array_equal(first.validation_indices_, second.validation_indices_)
     assert not np.array_equal(first.validation_indices_, other.validation_indices_)
@@ -318,7 +328,9 @@ def test_parallel_search_gives_the_serial_result(regression):
     parallel = SelectedKernelRidge(max_evals=8, random_state=0, n_jobs=2).fit(X, y)
     # same points in the same order; scores equal up to BLAS rounding across processes
     assert [p for p, _ in parallel.search_history_] == [p for p, _ in serial.search_history_]
-    np.testing.assert_allclose([s for _, s in parallel.search_history_], [s for _, s in serial.search_history_], rtol=1e-12)
+    np.testing.assert_allclose(
+        [s for _, s in parallel.search_history_], [s for _, s in serial.search_history_], rtol=1e-12
+    )
 
 
 # Errors --------------------------------------------------------------------------------

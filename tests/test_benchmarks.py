@@ -27,15 +27,27 @@ sys.path.insert(0, str(BENCHMARKS))  # the scripts import their shared module as
 
 import _common  # noqa: E402
 
-ISSUES = {"pricing": 3, "lp_routes": 20, "fit_time": 20, "mark_scalability": 4,
-          "mkl_speed": 6, "cgens_speed": 7, "cgens_across_c": 20, "sls_master": 20,
-          "perceptron_pricing": 20, "stump_rows": 20, "mkl_precomputed": 48, "defaults": 42,
-          "stump_binning": 44}
+ISSUES = {
+    "pricing": 3,
+    "lp_routes": 20,
+    "fit_time": 20,
+    "mark_scalability": 4,
+    "mkl_speed": 6,
+    "cgens_speed": 7,
+    "cgens_across_c": 20,
+    "sls_master": 20,
+    "perceptron_pricing": 20,
+    "stump_rows": 20,
+    "mkl_precomputed": 48,
+    "defaults": 42,
+    "stump_binning": 44,
+}
 
 
 def run(script: str, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(BENCHMARKS / f"{script}.py"), *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / f"{script}.py"), *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
 
 
 def run_quick(name: str, tmp_path: Path, *args: str) -> dict:
@@ -116,7 +128,9 @@ def test_fit_time(tmp_path, mirror):
     record = run_quick("fit_time", tmp_path, "--mirror", str(mirror))
     check_record(record, "fit_time")
     # per pixel scaling and variant: the time against the SVC grid, then the error against SVC(); goals at the defaults
-    assert [r["goal"] for r in record["ratios"]] == ["<= 0.25", "<= 0.5"] + [None] * 4 + ["<= 0.25", "<= 0.5"] + [None] * 4
+    assert [r["goal"] for r in record["ratios"]] == ["<= 0.25", "<= 0.5"] + [None] * 4 + ["<= 0.25", "<= 0.5"] + [
+        None
+    ] * 4
     variants = ["defaults", "defaults", "paper", "paper", "paper-clarabel", "paper-clarabel"]
     assert [r["what"].split("(")[1].split(")")[0] for r in record["ratios"]] == variants * 2
     assert [r["what"].split(", ")[3] for r in record["ratios"]] == ["raw pixels"] * 6 + ["centred pixels"] * 6
@@ -136,8 +150,11 @@ def test_defaults(tmp_path):
     check_record(record, "defaults")
     (table,) = record["tables"]
     rows = {(row[0], row[1]): row for row in table["rows"]}
-    assert set(rows) == {("CGBoostClassifier", "breast-cancer"), ("CGEnsClassifier", "breast-cancer"),
-                         ("CGBoostRegressor", "diabetes")}
+    assert set(rows) == {
+        ("CGBoostClassifier", "breast-cancer"),
+        ("CGEnsClassifier", "breast-cancer"),
+        ("CGBoostRegressor", "diabetes"),
+    }
     assert rows[("CGBoostClassifier", "breast-cancer")][5] == "SVC()"
     assert rows[("CGEnsClassifier", "breast-cancer")][5] == "HistGradientBoostingClassifier()"
     assert rows[("CGBoostRegressor", "diabetes")][8].startswith("MSE: ")
@@ -173,7 +190,10 @@ def test_cgens_across_c(tmp_path, mirror):
     for C, r in zip(("0.01", "1.0"), record["ratios"][::2], strict=False):
         run = record["timings"]["cgens"][C]["defaults"]
         assert run["n_iter"] == 10 and r["value"] == pytest.approx(run["seconds"] / ada)
-    run, liblinear = record["timings"]["cgens"]["1.0"]["defaults"], record["timings"]["cgens"]["1.0"]["liblinear masters"]
+    run, liblinear = (
+        record["timings"]["cgens"]["1.0"]["defaults"],
+        record["timings"]["cgens"]["1.0"]["liblinear masters"],
+    )
     assert record["ratios"][-1]["value"] == pytest.approx(run["master_seconds"] / liblinear["seconds"])
     assert 0 < run["master_seconds"] < run["seconds"] and liblinear["objective_rel_diff"] < 1e-3  # the same optimum
 
@@ -184,8 +204,9 @@ def test_mark_scalability(tmp_path, mirror):
     check_record(record, "mark_scalability")
     assert [s["x"] for s in record["series"]] == ["N", "N"]  # MARK-L and SVR against N
     slope = record["ratios"][0]
-    assert slope["value"] == pytest.approx(_common.loglog_slope(record["series"][0]["sizes"],
-                                                                record["series"][0]["seconds"]))
+    assert slope["value"] == pytest.approx(
+        _common.loglog_slope(record["series"][0]["sizes"], record["series"][0]["seconds"])
+    )
     equal, timing = record["ratios"][1], record["timings"]["equal_mse"]
     assert timing["svr_test_mse"] == record["timings"]["runs"][-1]["svr_test_mse"]
     assert timing["reached"] == (timing["test_mse"] <= timing["svr_test_mse"])
@@ -233,12 +254,25 @@ def test_dashboard(tmp_path, pricing_record):
     record = _common.Record("scaling", 4, "a scaling series", _common.parser("x").parse_args(["--json", str(scaling)]))
     record.add_series("ours", [100, 200, 400], [1.0, 2.0, 4.0], x="N")
     record.add_ratio("time ours / peer", _common.measure("ours", 1.0), _common.measure("peer", 5.0), 0.2, "<= 0.25")
-    record.add_table("side by side", ["data set", "method", "test error"],
-                     [["toy", "ours", 0.25], ["toy", "peer", float("nan")]], note="a note")
+    record.add_table(
+        "side by side",
+        ["data set", "method", "test error"],
+        [["toy", "ours", 0.25], ["toy", "peer", float("nan")]],
+        note="a note",
+    )
     record.write()
     out, figure = tmp_path / "BENCHMARKS.md", tmp_path / "figures" / "scaling.png"
-    done = run("dashboard", str(pricing), str(scaling), "--out", str(out), "--figure", str(figure),
-               "--config", "config/smoke.yaml")
+    done = run(
+        "dashboard",
+        str(pricing),
+        str(scaling),
+        "--out",
+        str(out),
+        "--figure",
+        str(figure),
+        "--config",
+        "config/smoke.yaml",
+    )
     assert done.returncode == 0, done.stderr
     text = out.read_text()
     # the cost of the smoke experiments, from whatever summaries the working copy holds
@@ -252,8 +286,10 @@ def test_dashboard(tmp_path, pricing_record):
     assert pricing_record["machine"]["cpu"] in text and "snakemake bench" in text
     assert "](figures/scaling.png)" in text and figure.read_bytes()[:4] == b"\x89PNG"
     side = text.split("## Side by side")[1].split("## Scaling")[0]  # the tables, after the ratios
-    assert ("### scaling: side by side\n\n| data set | method | test error |\n|:---|:---|---:|\n"
-            "| toy | ours | 0.25 |\n| toy | peer | — |\n\na note\n") in side
+    assert (
+        "### scaling: side by side\n\n| data set | method | test error |\n|:---|:---|---:|\n"
+        "| toy | ours | 0.25 |\n| toy | peer | — |\n\na note\n"
+    ) in side
 
 
 def test_dashboard_shows_the_workflows_peer_tables(tmp_path, pricing_record):
@@ -262,8 +298,17 @@ def test_dashboard_shows_the_workflows_peer_tables(tmp_path, pricing_record):
     built, missing = tmp_path / "mkl-peers.md", tmp_path / "cgens-table1-peers.md"
     built.write_text("A caption.\n\n| dataset | method |\n|:--|:--|\n| sonar | easymkl † |\n")
     out = tmp_path / "BENCHMARKS.md"
-    done = run("dashboard", str(pricing), "--out", str(out), "--figure", str(tmp_path / "f.png"),
-               "--tables", str(built), str(missing))
+    done = run(
+        "dashboard",
+        str(pricing),
+        "--out",
+        str(out),
+        "--figure",
+        str(tmp_path / "f.png"),
+        "--tables",
+        str(built),
+        str(missing),
+    )
     assert done.returncode == 0, done.stderr
     side = out.read_text().split("## Side by side")[1].split("## Scaling")[0]
     assert f"### workflow: mkl-peers (`{built}`, config/peers.yaml)\n\nA caption.\n\n| dataset | method |" in side
@@ -292,8 +337,13 @@ def test_dashboard_rejects_other_json(tmp_path):
 def test_snakemake_bench_plans_every_script(tmp_path):
     for item in ("workflow", "config", "benchmarks"):  # an empty working copy: no output hides a job
         shutil.copytree(ROOT / item, tmp_path / item)
-    done = subprocess.run([SNAKEMAKE, "bench", "-n", "--cores", "2", "--quiet", "rules", "--configfile",
-                           "config/smoke.yaml"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [SNAKEMAKE, "bench", "-n", "--cores", "2", "--quiet", "rules", "--configfile", "config/smoke.yaml"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()]  # the job stats: "<rule> <count>"
     counts = {row[0]: int(row[1]) for row in rows if len(row) == 2 and row[1].isdigit()}

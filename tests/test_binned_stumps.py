@@ -62,8 +62,10 @@ def test_binned_search_is_the_exact_search_when_every_value_has_its_bin(shape, k
     for seed in range(3):
         X = _points(shape, seed)
         exact = Stumps(X, constant=constant)
-        families = [BinnedStumps(X, max_bins=256, constant=constant),
-                    BinnedStumps(scipy.sparse.csr_array(X), max_bins=256, constant=constant)]
+        families = [
+            BinnedStumps(X, max_bins=256, constant=constant),
+            BinnedStumps(scipy.sparse.csr_array(X), max_bins=256, constant=constant),
+        ]
         assert (families[0].column >= 0).any() and (families[0].column < 0).any()  # both storages searched
         W = _weights(kind, shape[0], 3, seed)
         for binned in families:
@@ -87,7 +89,11 @@ def test_binned_search_per_column_is_each_search_alone_bit_for_bit():
     for W in (rng.normal(size=(300, 4)), np.asfortranarray(rng.normal(size=(300, 4))), np.zeros((300, 2))):
         for fused, alone in zip(family.best_each(W), [family.best(w) for w in W.T], strict=True):
             assert fused.learner == alone.learner
-            assert (fused.score, fused.n_candidates, fused.sum_squares) == (alone.score, alone.n_candidates, alone.sum_squares)
+            assert (fused.score, fused.n_candidates, fused.sum_squares) == (
+                alone.score,
+                alone.n_candidates,
+                alone.sum_squares,
+            )
 
 
 @pytest.mark.parametrize("kind", ["integer", "gaussian"])
@@ -177,7 +183,11 @@ def test_binned_family_by_name_and_bad_input():
     X = _points((40, 6), 0)
     assert type(make_family("stump", X)) is Stumps  # the exact search stays the default
     family = make_family("stump", X, max_bins=255, constant=True)
-    assert type(family) is BinnedStumps and family.max_bins == 255 and family.n_candidates == Stumps(X, constant=True).n_candidates
+    assert (
+        type(family) is BinnedStumps
+        and family.max_bins == 255
+        and family.n_candidates == Stumps(X, constant=True).n_candidates
+    )
     for max_bins in (1, 257, 2.5):
         with pytest.raises(ValueError, match="max_bins must be an integer from 2 to 256"):
             BinnedStumps(X, max_bins=max_bins)
@@ -193,8 +203,13 @@ def test_binned_family_by_name_and_bad_input():
 
 def test_benchmark_runs(tmp_path):
     out = tmp_path / "stump_binning.json"
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "stump_binning.py"), "--quick", "--json", str(out)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "stump_binning.py"), "--quick", "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     record = json.loads(out.read_text())
     assert record["benchmark"] == "stump_binning" and record["issue"] == 44 and record["ratios"]

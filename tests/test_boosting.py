@@ -125,7 +125,7 @@ def test_adaboost_ecc_rounds_follow_guruswami_sahai():
         np.testing.assert_array_equal(np.outer(outputs([model.stumps_[t]], X)[:, 0], model.votes_[t]), np.outer(h, mu))
         alpha = 0.5 * np.log((1 + abs(scores[best])) / max(1 - abs(scores[best]), 1e-12))  # finite if perfect
         assert model.alphas_[t] == pytest.approx(alpha, rel=1e-10)
-        for (i, c) in D:
+        for i, c in D:
             if mu[c] != mu[y[i]]:
                 D[i, c] *= np.exp(-alpha * h[i] * mu[y[i]])
         total = sum(D.values())
@@ -188,8 +188,9 @@ def test_staged_search_takes_an_estimator_object_as_grid_search_does():
     options = dict(param_grid={"C": [0.1, 1.0]}, n_iters=[3, 8], cv=3)
     template = CGEnsClassifier("perceptron", n_candidates=50, random_state=0)
     by_object = StagedSearchCV(template, **options).fit(X, y)
-    by_name = StagedSearchCV("cgens", params={"learner": "perceptron", "n_candidates": 50, "random_state": 0},
-                             **options).fit(X, y)
+    by_name = StagedSearchCV(
+        "cgens", params={"learner": "perceptron", "n_candidates": 50, "random_state": 0}, **options
+    ).fit(X, y)
     np.testing.assert_array_equal(by_object.cv_errors_, by_name.cv_errors_)
     assert by_object.best_params_ == by_name.best_params_
     assert by_object.best_estimator_ is not template and not hasattr(template, "coef_")  # cloned, never fitted
@@ -225,8 +226,12 @@ def test_plain_grid_search_without_iteration_counts():
     y = np.where(X[:, 0] * X[:, 1] > 0, 1, 0)
     search = StagedSearchCV("svm-ensemble-kernel", param_grid={"C": [0.01, 10.0]}, n_iters=None, cv=2).fit(X, y)
     errors = [
-        np.mean([np.mean(InfiniteEnsembleSVC(C=C).fit(X[a], y[a]).predict(X[b]) != y[b])
-                 for a, b in StratifiedKFold(2, shuffle=True, random_state=0).split(X, y)])
+        np.mean(
+            [
+                np.mean(InfiniteEnsembleSVC(C=C).fit(X[a], y[a]).predict(X[b]) != y[b])
+                for a, b in StratifiedKFold(2, shuffle=True, random_state=0).split(X, y)
+            ]
+        )
         for C in (0.01, 10.0)
     ]
     np.testing.assert_allclose(search.cv_errors_[:, 0], errors)
@@ -247,7 +252,12 @@ def _weighted_up_to(estimator) -> dict[str, str]:
 
 
 @parametrize_with_checks(
-    [AdaBoostMHClassifier(n_estimators=10), AdaBoostECCClassifier(n_estimators=10, random_state=0), InfiniteEnsembleSVC(), StagedSearchCV("adaboost-mh", n_iters=[2, 5], cv=2)],
+    [
+        AdaBoostMHClassifier(n_estimators=10),
+        AdaBoostECCClassifier(n_estimators=10, random_state=0),
+        InfiniteEnsembleSVC(),
+        StagedSearchCV("adaboost-mh", n_iters=[2, 5], cv=2),
+    ],
     expected_failed_checks=_weighted_up_to,
 )
 def test_scikit_learn_estimator_checks(estimator, check):
@@ -330,8 +340,9 @@ def test_staged_search_cross_validates_ssmk_with_all_unlabelled_points(ssmk_prob
     every fold fit all 30 unlabelled points; scikit-learn's GridSearchCV cuts X_unlabeled by the fold
     (it has X's length) and so scores other models and chooses another C here."""
     X, y, X_unlabeled = ssmk_problem
-    search = StagedSearchCV("ssmk", params={"kernels": "L,R"}, param_grid={"C": SSMK_GRID}, n_iters=None,
-                            cv=5, random_state=0).fit(X, y, X_unlabeled=X_unlabeled)
+    search = StagedSearchCV(
+        "ssmk", params={"kernels": "L,R"}, param_grid={"C": SSMK_GRID}, n_iters=None, cv=5, random_state=0
+    ).fit(X, y, X_unlabeled=X_unlabeled)
     whole = _ssmk_cv_errors(X, y, X_unlabeled, sliced=False)
     np.testing.assert_allclose(search.cv_errors_[:, 0], whole)
     assert search.best_params_ == {"C": SSMK_GRID[int(np.argmin(whole))]}
@@ -373,8 +384,9 @@ def test_staged_search_with_nothing_to_choose_fits_once_without_folds():
     np.testing.assert_array_equal(fixed.predict(X), direct.predict(X))
     for ours, theirs in zip(fixed.staged_predict(X), direct.staged_predict(X), strict=True):
         np.testing.assert_array_equal(ours, theirs)
-    searched = StagedSearchCV("cgens-sls", params={"C": 0.01, "max_iter": 8}, param_grid={"C": [1e-4, 1.0]},
-                              n_iters=None, cv=3).fit(X, y)
+    searched = StagedSearchCV(
+        "cgens-sls", params={"C": 0.01, "max_iter": 8}, param_grid={"C": [1e-4, 1.0]}, n_iters=None, cv=3
+    ).fit(X, y)
     assert np.isfinite(searched.cv_errors_).all() and searched.best_params_["C"] in (1e-4, 1.0)
     assert searched.best_estimator_.C == searched.best_params_["C"]
     assert not hasattr(StagedSearchCV("svm-ensemble-kernel", n_iters=None), "staged_predict")

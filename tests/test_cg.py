@@ -104,10 +104,16 @@ def test_qp_column_generation_reaches_the_full_qp(data, strategy, loss, alpha_si
 # its default loose solves until column generation tightens it; b penalised or free).
 DUAL_BACKENDS = {
     "libsvm": (["linear", "rbf"], "free", {"free": SVMDualMaster, "nonneg": NonnegSVMDualMaster}),
-    "dual_cd": (["linear", "quadratic", "rbf"], "regularized",
-                {"free": LinearSVMCDMaster, "nonneg": NonnegLinearSVMCDMaster}),
-    "dual_cd-free-offset": (["linear", "quadratic", "rbf"], "free",
-                            {"free": FreeOffsetSVMCDMaster, "nonneg": NonnegFreeOffsetSVMCDMaster}),
+    "dual_cd": (
+        ["linear", "quadratic", "rbf"],
+        "regularized",
+        {"free": LinearSVMCDMaster, "nonneg": NonnegLinearSVMCDMaster},
+    ),
+    "dual_cd-free-offset": (
+        ["linear", "quadratic", "rbf"],
+        "free",
+        {"free": FreeOffsetSVMCDMaster, "nonneg": NonnegFreeOffsetSVMCDMaster},
+    ),
 }
 
 
@@ -306,7 +312,7 @@ def test_several_columns_are_the_most_violating_of_the_scan(data, strategy):
             assert violations[-1] == pytest.approx(np.sort(every)[-5])
         else:
             assert len(kernels_used) == 1
-        for (choice, column) in proposed:
+        for choice, column in proposed:
             assert not oracle.in_master[choice]
             np.testing.assert_allclose(column, columns.column(*choice))
         master.add_columns(np.column_stack([c for _, c in proposed]))

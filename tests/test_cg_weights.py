@@ -50,8 +50,10 @@ CLASSIFIERS = {
     "cg-stumps-l1": (ColumnGenerationClassifier("stump", penalty="l1", C=1.0), EXACT),
     "cgens": (CGEnsClassifier(max_iter=500), DUAL_CD),
     "cgens-tight": (CGEnsClassifier(max_iter=500, tol=1e-6, solver_tol=1e-8, loose_tol=None), EXACT),
-    "cgens-libsvm": (CGEnsClassifier(max_iter=500, tol=1e-6, solver_tol=1e-8, fit_intercept=True, solver="libsvm"),
-                     EXACT),
+    "cgens-libsvm": (
+        CGEnsClassifier(max_iter=500, tol=1e-6, solver_tol=1e-8, fit_intercept=True, solver="libsvm"),
+        EXACT,
+    ),
     "lpboost": (LPBoostClassifier(max_iter=30), EXACT),
     "cgens-sls": (CGEnsSLSClassifier(max_iter=30), EXACT),
 }
@@ -81,7 +83,9 @@ def _assert_same(weighted, repeated, X_new, atol):
     g = repeated.decision_function(X_new) if hasattr(repeated, "decision_function") else repeated.predict(X_new)
     scale = max(1.0, float(np.max(np.abs(g))))
     np.testing.assert_allclose(f, g, rtol=0.0, atol=atol * scale)
-    if getattr(weighted, "estimators_", None) is None and not isinstance(weighted, (CGEnsSLSClassifier, LPBoostClassifier)):
+    if getattr(weighted, "estimators_", None) is None and not isinstance(
+        weighted, (CGEnsSLSClassifier, LPBoostClassifier)
+    ):
         assert weighted.status_ == repeated.status_ == "optimal"
 
 
@@ -165,10 +169,18 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("estimator", [
-    CGBoostClassifier(C=1.0), ColumnGenerationClassifier("stump"), CGEnsClassifier(max_iter=5),
-    LPBoostClassifier(max_iter=5), CGEnsSLSClassifier(max_iter=5), CGBoostRegressor(C=1.0),
-], ids=lambda estimator: type(estimator).__name__ + ("-stump" if getattr(estimator, "columns", "") == "stump" else ""))
+@pytest.mark.parametrize(
+    "estimator",
+    [
+        CGBoostClassifier(C=1.0),
+        ColumnGenerationClassifier("stump"),
+        CGEnsClassifier(max_iter=5),
+        LPBoostClassifier(max_iter=5),
+        CGEnsSLSClassifier(max_iter=5),
+        CGBoostRegressor(C=1.0),
+    ],
+    ids=lambda estimator: type(estimator).__name__ + ("-stump" if getattr(estimator, "columns", "") == "stump" else ""),
+)
 def test_bad_weights_name_sample_weight(data, estimator):
     X, y, _, _ = data
     for make, message in BAD:
@@ -179,14 +191,25 @@ def test_bad_weights_name_sample_weight(data, estimator):
 @pytest.mark.parametrize("C", [np.inf, np.nan, 0.0, -1.0])
 def test_a_bad_scalar_C_is_named_before_it_meets_the_weights(data, C):
     X, y, weights, _ = data
-    for estimator in (ColumnGenerationClassifier("stump"), CGBoostClassifier(), CGEnsSLSClassifier(), CGBoostRegressor()):
+    for estimator in (
+        ColumnGenerationClassifier("stump"),
+        CGBoostClassifier(),
+        CGEnsSLSClassifier(),
+        CGBoostRegressor(),
+    ):
         with pytest.raises(ValueError, match=rf"The 'C' parameter of {type(estimator).__name__} must be"):
             clone(estimator).set_params(C=C).fit(X, y, sample_weight=weights)
 
 
-@pytest.mark.parametrize("estimator", [
-    CGBoostClassifier(C=1.0), CGBoostClassifier(C=1.0, penalty="l1"), ColumnGenerationClassifier("stump", C=1.0),
-], ids=["cgboost-l2", "cgboost-l1", "cg-stumps"])
+@pytest.mark.parametrize(
+    "estimator",
+    [
+        CGBoostClassifier(C=1.0),
+        CGBoostClassifier(C=1.0, penalty="l1"),
+        ColumnGenerationClassifier("stump", C=1.0),
+    ],
+    ids=["cgboost-l2", "cgboost-l1", "cg-stumps"],
+)
 def test_n_jobs_gives_the_same_one_vs_rest_models(estimator):
     X, y = make_blobs(60, 4, centers=3, cluster_std=2.0, random_state=0)
     X_new = np.random.RandomState(1).randn(20, 4)

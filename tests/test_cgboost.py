@@ -127,11 +127,15 @@ def test_dual_solver_backends_reach_the_same_full_master(data, solver, fit_inter
     assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-4)
     f_full = K @ full.alpha + full.intercept
     np.testing.assert_allclose(model.decision_function(X), f_full, atol=1e-3 * np.abs(f_full).max())
-    with pytest.raises(ValueError, match=f"solver={solver!r} solves the 2-norm master only with a .*{intercept} offset"):
+    with pytest.raises(
+        ValueError, match=f"solver={solver!r} solves the 2-norm master only with a .*{intercept} offset"
+    ):
         paper_cgboost(["linear"], fit_intercept=False, solver=solver).fit(X, labels)
 
 
-@pytest.mark.parametrize(("fit_intercept", "expected"), [(True, "dual_cd"), ("regularized", "dual_cd"), (False, "clarabel")])
+@pytest.mark.parametrize(
+    ("fit_intercept", "expected"), [(True, "dual_cd"), ("regularized", "dual_cd"), (False, "clarabel")]
+)
 def test_auto_solver_is_dual_cd_where_it_applies(data, monkeypatch, fit_intercept, expected):
     """The default backend: warm-started dual CD for a free or penalised offset, Clarabel without an offset;
     either way the full master's optimum, and alpha >= 0 exactly 0 off the active set (Table 1's column counts)."""
@@ -181,7 +185,9 @@ def test_callback_sees_the_current_model(data):
     assert errors[-1] == pytest.approx(1 - model.score(X_val, y_val))
 
 
-@pytest.mark.parametrize(("penalty", "solver", "positive"), [("l2", "libsvm", False), ("l2", "clarabel", True), ("l1", "auto", False)])
+@pytest.mark.parametrize(
+    ("penalty", "solver", "positive"), [("l2", "libsvm", False), ("l2", "clarabel", True), ("l1", "auto", False)]
+)
 def test_all_columns_at_once_is_the_full_master(data, penalty, solver, positive):
     """strategy="all" solves the full master directly: the optimum of a direct solve, no column generated."""
     X, labels, _ = data
@@ -190,7 +196,9 @@ def test_all_columns_at_once_is_the_full_master(data, penalty, solver, positive)
     model = paper_cgboost(kernels, strategy="all", **options).fit(X, labels)
     K, _ = _full(X, kernels)
     solve = solve_qp if penalty == "l2" else solve_lp
-    full = solve(K, np.where(labels == "odd", 1.0, -1.0), 2.0, alpha_sign="nonneg" if positive else "free", intercept="free")
+    full = solve(
+        K, np.where(labels == "odd", 1.0, -1.0), 2.0, alpha_sign="nonneg" if positive else "free", intercept="free"
+    )
     assert model.status_ == "optimal" and model.n_iter_ == len(model.columns_) == 3 * len(X)
     assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-6)
     f_full = K @ full.alpha + full.intercept
@@ -202,9 +210,14 @@ def test_all_columns_at_once_is_the_full_master(data, penalty, solver, positive)
     assert generated.history_[-1]["objective"] == pytest.approx(model.history_[-1]["objective"], rel=1e-6)
 
 
-@pytest.mark.parametrize(("penalty", "solve", "solver", "strategy"), [
-    ("l1", solve_lp, "auto", "stratified"), ("l2", solve_qp, "dual_cd", "stratified"), ("l2", solve_qp, "clarabel", "all"),
-])
+@pytest.mark.parametrize(
+    ("penalty", "solve", "solver", "strategy"),
+    [
+        ("l1", solve_lp, "auto", "stratified"),
+        ("l2", solve_qp, "dual_cd", "stratified"),
+        ("l2", solve_qp, "clarabel", "all"),
+    ],
+)
 def test_label_signed_columns_equal_the_full_master(data, penalty, solve, solver, strategy):
     """positive="label": alpha >= 0 on the columns y_j K(., x_j), the optimum of that full master solved directly."""
     X, labels, _ = data
@@ -271,8 +284,11 @@ def test_default_max_iter_is_the_library_so_column_generation_ends_at_the_optimu
         paper_cgboost_regressor(["linear", "rbf"], max_iter=50),
     ],
     # the LP (HiGHS' vertex) meets scikit-learn's weight checks; the 2-norm fits stop at max_iter=50
-    expected_failed_checks=lambda estimator: {} if getattr(estimator, "penalty", "l2") == "l1" else weight_checks(
-        f"{CG_PATH}; and {DUAL_CD}" if isinstance(estimator, CGBoostClassifier) else CG_PATH),
+    expected_failed_checks=lambda estimator: (
+        {}
+        if getattr(estimator, "penalty", "l2") == "l1"
+        else weight_checks(f"{CG_PATH}; and {DUAL_CD}" if isinstance(estimator, CGBoostClassifier) else CG_PATH)
+    ),
 )
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)

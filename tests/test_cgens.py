@@ -108,7 +108,9 @@ def test_loose_masters_on_the_way_still_return_the_tight_restricted_svm(circle, 
     np.testing.assert_allclose(f, f_direct, atol=1e-3 * max(1.0, np.abs(f_direct).max()))
     # the loose solves on the way stop short of their optimum: the check above is not vacuous
     loose = [row["objective"] for row in model.history_]
-    direct_path = [solve_qp(H[:, :t], signed, C, alpha_sign="free", intercept="regularized").objective for t in range(12)]
+    direct_path = [
+        solve_qp(H[:, :t], signed, C, alpha_sign="free", intercept="regularized").objective for t in range(12)
+    ]
     assert max(abs(a - b) / b for a, b in zip(loose, direct_path, strict=False)) > 1e-6
 
 
@@ -136,7 +138,9 @@ def test_selection_rule_is_the_largest_absolute_score_among_learners_not_chosen(
         w = rng.normal(size=30)
         w -= w.mean()  # sum_i y_i alpha_i = 0, as the SVM dual with an offset
         scores = np.abs(K.T @ w)
-        chosen_columns = [np.flatnonzero(np.all(K == c[:, None], axis=0) | np.all(K == -c[:, None], axis=0)) for c in chosen]
+        chosen_columns = [
+            np.flatnonzero(np.all(K == c[:, None], axis=0) | np.all(K == -c[:, None], axis=0)) for c in chosen
+        ]
         if chosen_columns:
             scores[np.concatenate(chosen_columns)] = -np.inf
         pricing = oracle.price(_solution(w), _FreeQP(), tol=0.0)
@@ -203,7 +207,9 @@ def test_bad_inputs_have_clear_messages(circle):
         CGEnsClassifier(solver="liblinear").fit(X, labels)
     with pytest.raises(ValueError, match=r"'fit_intercept' parameter .* a bool among \{True\} or a str among"):
         CGEnsClassifier(fit_intercept=False).fit(X, labels)
-    with pytest.raises(ValueError, match="solver='libsvm' solves the SVM \\(1\\) with a free offset: pass fit_intercept=True"):
+    with pytest.raises(
+        ValueError, match="solver='libsvm' solves the SVM \\(1\\) with a free offset: pass fit_intercept=True"
+    ):
         CGEnsClassifier(solver="libsvm").fit(X, labels)
     with pytest.raises(ValueError, match=r"'loose_tol' parameter .* \(0.0, inf\) or None. Got 0"):
         CGEnsClassifier(loose_tol=0).fit(X, labels)

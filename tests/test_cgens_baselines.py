@@ -109,8 +109,13 @@ def test_cgens_at_the_bandwidth_of_the_cross_validated_rbf_svm():
     grid = {"C": [1.0, 10.0], "gamma": [0.03, 0.3, 3.0]}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        search = StagedSearchCV("cgens", params={"learner": "fourier", "n_candidates": 100, "random_state": 0},
-                                param_grid={"C": [0.1, 1.0]}, n_iters=[5, 20], svc_bandwidth_grid=grid).fit(X, y)
+        search = StagedSearchCV(
+            "cgens",
+            params={"learner": "fourier", "n_candidates": 100, "random_state": 0},
+            param_grid={"C": [0.1, 1.0]},
+            n_iters=[5, 20],
+            svc_bandwidth_grid=grid,
+        ).fit(X, y)
     reference = GridSearchCV(SVC(), grid, cv=StratifiedKFold(5, shuffle=True, random_state=0)).fit(X, y)
     assert search.best_params_["gamma"] == reference.best_params_["gamma"]
     assert search.best_estimator_.gamma == reference.best_params_["gamma"]
@@ -120,7 +125,9 @@ def test_cgens_at_the_bandwidth_of_the_cross_validated_rbf_svm():
     assert set(search.best_params_) == {"gamma", "C", "max_iter"}
     # the SVM's CV errors are kept: scikit-learn's mean test scores on the same folds, as errors
     assert search.svc_cv_results_["params"] == reference.cv_results_["params"]
-    np.testing.assert_allclose(search.svc_cv_results_["mean_test_error"], 1.0 - reference.cv_results_["mean_test_score"], atol=1e-12)
+    np.testing.assert_allclose(
+        search.svc_cv_results_["mean_test_error"], 1.0 - reference.cv_results_["mean_test_score"], atol=1e-12
+    )
     assert svm.svc_cv_results_ is None
     with pytest.raises(ValueError, match="svc_bandwidth_grid must be a dict of SVC parameters with a 'gamma' list"):
         StagedSearchCV("cgens", svc_bandwidth_grid={"C": [1.0]}).fit(X, y)

@@ -11,14 +11,35 @@ from .conftest import ROOT
 
 PAPER = ROOT.parent / "shared" / "papers" / "cgens-kernel-machines-to-ensembles.txt"
 REFERENCE = ROOT / "config" / "reference" / "cgens.csv"
-NAMES = {"b-cancer": "breast-cancer", "diabetes": "diabetis", "f-solar": "flare-solar", "DNA": "dna", "MNIST": "mnist",
-         "USPS": "usps", "PASCAL07": "pascal07", "LabelMe": "labelme", "CIFAR10": "cifar10", "Scene15": "scene15",
-         "SUN": "sun"}
+NAMES = {
+    "b-cancer": "breast-cancer",
+    "diabetes": "diabetis",
+    "f-solar": "flare-solar",
+    "DNA": "dna",
+    "MNIST": "mnist",
+    "USPS": "usps",
+    "PASCAL07": "pascal07",
+    "LabelMe": "labelme",
+    "CIFAR10": "cifar10",
+    "Scene15": "scene15",
+    "SUN": "sun",
+}
 VISION = ("pascal07", "labelme", "cifar10", "scene15", "sun")
 TABLES = {  # first row of each table in the text, its number of rows, the column order
     "Table I": ("banana 28.38", 13, ["adaboost", "lpboost", "svm-stump", "cgens"]),
-    "Table II": ("banana 11.41", 13, ["rff", "svm-rbf", "cgens-fourier", "adaboost-perceptron",
-                                      "lpboost-perceptron", "svm-perceptron", "cgens-perceptron"]),
+    "Table II": (
+        "banana 11.41",
+        13,
+        [
+            "rff",
+            "svm-rbf",
+            "cgens-fourier",
+            "adaboost-perceptron",
+            "lpboost-perceptron",
+            "svm-perceptron",
+            "cgens-perceptron",
+        ],
+    ),
     "Table III": ("wine 3.4", 14, ["adaboost-ecc", "adaboost-mh", "multiboost", "cgens-sls"]),
     "Table IV": ("AdaBoost 6.32", 2, None),
 }
@@ -29,15 +50,16 @@ def _paper_rows():
     rows = []
     for table, (first, count, methods) in TABLES.items():
         start = next(i for i, line in enumerate(lines) if line.startswith(first))
-        for line in lines[start:start + count]:
+        for line in lines[start : start + count]:
             name = line.split(" ", 1)[0]
             values = re.findall(r"([\d.]+)±plus-or-minus\\pm\s*([\d.]+)", line)
             if methods is None:  # Table IV: one method per line
                 rows.append((table, "spambase", {"AdaBoost": "adaboost", "Ours": "cgens"}[name], *values[0]))
                 continue
             assert len(values) == len(methods), line
-            rows += [(table, NAMES.get(name, name), m, mean, std)
-                     for m, (mean, std) in zip(methods, values, strict=True)]
+            rows += [
+                (table, NAMES.get(name, name), m, mean, std) for m, (mean, std) in zip(methods, values, strict=True)
+            ]
     frame = pd.DataFrame(rows, columns=["table", "dataset", "method", "mean", "std"])
     for datasets, part in ((["usps"], "USPS"), (["mnist"], "MNIST"), (list(VISION), "vision")):  # split by protocol
         frame.loc[frame["dataset"].isin(datasets), "table"] = f"Table III ({part})"
@@ -67,6 +89,10 @@ def test_configured_method_keys_match_the_reference():
         if reference.get("file") != "cgens.csv":
             continue
         methods = set(config["experiments"][table["experiment"]]["methods"])
-        published = set(ours.loc[ours["table"].isin([reference["table"]] if isinstance(reference["table"], str)
-                                                     else reference["table"]), "method"])
+        published = set(
+            ours.loc[
+                ours["table"].isin([reference["table"]] if isinstance(reference["table"], str) else reference["table"]),
+                "method",
+            ]
+        )
         assert methods <= published | {"adaboost-samme"}, (table["experiment"], methods - published)

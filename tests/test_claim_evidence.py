@@ -19,8 +19,12 @@ from mkbench.harness.claim_rules import evaluate
 from .conftest import ROOT
 
 CLAIMS = yaml.safe_load((ROOT / "config" / "claims.yaml").read_text(encoding="utf-8"))["claims"]
-TEXTS = {paper: spec["text"] for paper, spec in
-         yaml.safe_load((ROOT / "config" / "reproduction.yaml").read_text(encoding="utf-8"))["papers"].items()}
+TEXTS = {
+    paper: spec["text"]
+    for paper, spec in yaml.safe_load((ROOT / "config" / "reproduction.yaml").read_text(encoding="utf-8"))[
+        "papers"
+    ].items()
+}
 
 NUMBER = r"\d+(?:\.\d+)?"
 #: A computation written in the evidence: numbers joined by + - * / (or x, brackets), "= result".

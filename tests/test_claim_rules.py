@@ -22,23 +22,46 @@ RATIO = {**DIFFERENCE, "statistic": "ratio"}
 
 #: rule, check, then theirs as a function of ours for holds, contradicted and within noise.
 CASES = {
-    "direction, difference": ("direction", {**DIFFERENCE, "at_least": 0},
-                              [lambda a: a + 0.03, lambda a: a - 0.03, lambda a: a + 0.02 * NOISE]),
-    "direction, ratio": ("direction", {**RATIO, "at_most": 1},
-                         [lambda a: 0.5 * a, lambda a: 1.5 * a, lambda a: a * (1 + 0.05 * NOISE)]),
-    "intensifier": ("intensifier", {**RATIO, "at_least": 2},
-                    [lambda a: 3 * a, lambda a: 1.2 * a, lambda a: a * (2 + 0.3 * NOISE)]),
-    "stated factor": ({"factor": "3000 / 255"}, {**RATIO, "at_least": 9.41},
-                      [lambda a: 12 * a, lambda a: 3 * a, lambda a: a * (9.41 + 1.5 * NOISE)]),
-    "comparable, difference": ("comparable", {**DIFFERENCE, "at_least": -0.02, "at_most": 0.02},
-                               [lambda a: a + 0.001, lambda a: a + 0.06, lambda a: a + 0.02 + 0.02 * NOISE]),
-    "comparable, ratio": ("comparable", {**RATIO, "at_least": 1 / 1.15, "at_most": 1.15},
-                          [lambda a: 1.02 * a, lambda a: 1.5 * a, lambda a: a * (1.15 + 0.1 * NOISE)]),
-    "slightly": ("slightly", {**DIFFERENCE, "at_least": 0, "at_most": 0.02},
-                 [lambda a: a + 0.01, lambda a: a + 0.06, lambda a: a + 0.02 * NOISE]),
-    "bound": ({"bound": 1.2, "alternatives": [1.1, 1.3], "words": "'near linear'"},
-              {"source": "summary", "experiment": "exp", "metric": "test_error", "a": "theirs", "at_most": 1.2},
-              [lambda a: 1.0 + 0 * a, lambda a: 1.5 + 0 * a, lambda a: 1.2 + 0.2 * NOISE]),
+    "direction, difference": (
+        "direction",
+        {**DIFFERENCE, "at_least": 0},
+        [lambda a: a + 0.03, lambda a: a - 0.03, lambda a: a + 0.02 * NOISE],
+    ),
+    "direction, ratio": (
+        "direction",
+        {**RATIO, "at_most": 1},
+        [lambda a: 0.5 * a, lambda a: 1.5 * a, lambda a: a * (1 + 0.05 * NOISE)],
+    ),
+    "intensifier": (
+        "intensifier",
+        {**RATIO, "at_least": 2},
+        [lambda a: 3 * a, lambda a: 1.2 * a, lambda a: a * (2 + 0.3 * NOISE)],
+    ),
+    "stated factor": (
+        {"factor": "3000 / 255"},
+        {**RATIO, "at_least": 9.41},
+        [lambda a: 12 * a, lambda a: 3 * a, lambda a: a * (9.41 + 1.5 * NOISE)],
+    ),
+    "comparable, difference": (
+        "comparable",
+        {**DIFFERENCE, "at_least": -0.02, "at_most": 0.02},
+        [lambda a: a + 0.001, lambda a: a + 0.06, lambda a: a + 0.02 + 0.02 * NOISE],
+    ),
+    "comparable, ratio": (
+        "comparable",
+        {**RATIO, "at_least": 1 / 1.15, "at_most": 1.15},
+        [lambda a: 1.02 * a, lambda a: 1.5 * a, lambda a: a * (1.15 + 0.1 * NOISE)],
+    ),
+    "slightly": (
+        "slightly",
+        {**DIFFERENCE, "at_least": 0, "at_most": 0.02},
+        [lambda a: a + 0.01, lambda a: a + 0.06, lambda a: a + 0.02 * NOISE],
+    ),
+    "bound": (
+        {"bound": 1.2, "alternatives": [1.1, 1.3], "words": "'near linear'"},
+        {"source": "summary", "experiment": "exp", "metric": "test_error", "a": "theirs", "at_most": 1.2},
+        [lambda a: 1.0 + 0 * a, lambda a: 1.5 + 0 * a, lambda a: 1.2 + 0.2 * NOISE],
+    ),
 }
 
 
@@ -109,8 +132,10 @@ def test_each_rule_names_its_other_readings():
     assert names("direction", {"source": "summary", "a": "x", "at_least": 0}) == []  # one method: none
     assert names("intensifier", {**RATIO, "at_least": 2}) == ["1.5x", "3x"]
     factor = {"factor": "3000 / 255", "alternatives": [2], "words": "'significantly'"}
-    assert names(factor, {**RATIO, "at_least": 9.41}) == ["the stated factor 11.8 without tolerance",
-                                                         "2x ('significantly')"]
+    assert names(factor, {**RATIO, "at_least": 9.41}) == [
+        "the stated factor 11.8 without tolerance",
+        "2x ('significantly')",
+    ]
     assert names("trend", {**DIFFERENCE, "statistic": "trend", "at_most": -0.5}) == ["rho <= 0 (any fall)"]
     [(_, half), (_, twice), (_, alone)] = alternatives("slightly", {**DIFFERENCE, "at_least": 0, "at_most": 0.02})
     assert (half["at_most"], twice["at_most"], alone.get("at_most")) == (0.01, 0.04, None)
@@ -125,10 +150,10 @@ def test_the_ratio_error_is_the_delta_methods_and_the_slope_error_least_squares(
     assert se == pytest.approx(np.std(b - r * a, ddof=1) / np.sqrt(4) / a.mean())
     assert np.isnan(ratio(a[:1], b[:1])[1])  # one run: no uncertainty
     x = np.array([1e3, 2e3, 4e3, 8e3])
-    slope, se = loglog_slope(x, 3e-4 * x ** 1.1)
+    slope, se = loglog_slope(x, 3e-4 * x**1.1)
     assert slope == pytest.approx(1.1) and se == pytest.approx(0, abs=1e-9)
-    slope, se = loglog_slope(x, 3e-4 * x ** 1.1 * np.array([1.2, 0.8, 1.1, 0.9]))
-    fit = np.polyfit(np.log(x), np.log(3e-4 * x ** 1.1 * np.array([1.2, 0.8, 1.1, 0.9])), 1, cov="unscaled")
+    slope, se = loglog_slope(x, 3e-4 * x**1.1 * np.array([1.2, 0.8, 1.1, 0.9]))
+    fit = np.polyfit(np.log(x), np.log(3e-4 * x**1.1 * np.array([1.2, 0.8, 1.1, 0.9])), 1, cov="unscaled")
     assert slope == pytest.approx(fit[0][0]) and se > 0
     rho, se = trend(np.array([1, 2, 3]), [np.array([0.3, 0.31]), np.array([0.2, 0.21]), np.array([0.1, 0.11])])
     assert rho == pytest.approx(-1.0) and se == pytest.approx(0.0)
@@ -138,16 +163,21 @@ def test_a_bench_series_is_judged_by_its_slope_and_its_error(tmp_path):
     sizes = [1000, 2000, 4000, 8000, 16000]
     tight = [0.2 * (n / 1000) ** 0.96 for n in sizes]
     noisy = [t * f for t, f in zip(tight, [1.0, 1.9, 0.6, 1.9, 0.9], strict=True)]
-    bench = {"series": [{"label": "MARK-L tight", "sizes": sizes, "seconds": tight},
-                        {"label": "MARK-L noisy", "sizes": sizes, "seconds": noisy}]}
+    bench = {
+        "series": [
+            {"label": "MARK-L tight", "sizes": sizes, "seconds": tight},
+            {"label": "MARK-L noisy", "sizes": sizes, "seconds": noisy},
+        ]
+    }
     (tmp_path / "results" / "bench").mkdir(parents=True)
     (tmp_path / "results" / "bench" / "scale.json").write_text(json.dumps(bench))
     rule = {"bound": 1.2, "alternatives": [1.1, 1.3], "words": "'near linear'"}
 
     def verdict(series):
         check = {"source": "bench", "bench": "scale", "values": {"slope": {"series": series}}, "at_most": 1.2}
-        return judge(Claim(id="c", paper="p", where="§1", quote="q", claim="c", evidence="e", check=check, rule=rule),
-                     tmp_path)
+        return judge(
+            Claim(id="c", paper="p", where="§1", quote="q", claim="c", evidence="e", check=check, rule=rule), tmp_path
+        )
 
     assert verdict("tight").verdict == "holds" and "slope: 0.96 ± " in verdict("tight").numbers
     slope, se = loglog_slope(sizes, noisy)

@@ -34,8 +34,16 @@ def _summary(root, name, rows):
 def _runs(method, values, dataset="d1", **fields):
     """One summary row per split: ``values[i]`` is split i's test_error."""
     return [
-        {"dataset": dataset, "method": method, "seed": 0, "split": i, "param": "default", "status": "optimal",
-         "test_error": v, **{k: (f[i] if isinstance(f, list) else f) for k, f in fields.items()}}
+        {
+            "dataset": dataset,
+            "method": method,
+            "seed": 0,
+            "split": i,
+            "param": "default",
+            "status": "optimal",
+            "test_error": v,
+            **{k: (f[i] if isinstance(f, list) else f) for k, f in fields.items()},
+        }
         for i, v in enumerate(values)
     ]
 
@@ -43,8 +51,17 @@ def _runs(method, values, dataset="d1", **fields):
 def _history(root, name, curves):
     """curves: {(method, split): y values at iterations 0, 1, ...}."""
     rows = [
-        {"experiment": name, "dataset": "d1", "method": method, "seed": 0, "split": split, "param": "default",
-         "iteration": i, "n_columns": 2 * i, "objective": y}
+        {
+            "experiment": name,
+            "dataset": "d1",
+            "method": method,
+            "seed": 0,
+            "split": split,
+            "param": "default",
+            "iteration": i,
+            "n_columns": 2 * i,
+            "objective": y,
+        }
         for (method, split), ys in curves.items()
         for i, y in enumerate(ys)
     ]
@@ -104,8 +121,13 @@ def test_summed_metric_groups_and_a_threshold_on_one_method(tmp_path):
     rows = _runs("ours", [0.1] * 3, columns_linear=[10, 12, 14], columns_rbf=[1, 1, 1])
     rows += _runs("ours", [0.1] * 3, dataset="d2", columns_linear=[50, 50, 50])  # no RBF field: counts 0
     _summary(tmp_path, "exp", rows)
-    check = {"source": "summary", "experiment": "exp", "metric": ["columns_linear", "columns_rbf"], "a": "ours",
-             "at_most": 20}
+    check = {
+        "source": "summary",
+        "experiment": "exp",
+        "metric": ["columns_linear", "columns_rbf"],
+        "a": "ours",
+        "at_most": 20,
+    }
     d1, d2 = run_check(check, tmp_path)
     assert (d1.label, d1.value, d1.n) == ("d1", 13.0, 3)
     assert (d2.label, d2.value) == ("d2", 50.0)
@@ -131,15 +153,26 @@ def test_grid_settings_are_named_method_at_param_or_selected_per_split(tmp_path)
 
 
 def test_history_reductions(tmp_path):
-    _history(tmp_path, "exp", {
-        ("slow", 0): [10, 8, 6, 5, 4, 3.5, 3.2, 3.1, 3.0, 2.9, 2.8],
-        ("fast", 0): [10, 5, 3, 2.9, 2.8, 2.8, 2.8, 2.8, 2.8, 2.8, 2.8],
-        ("bump", 0): [5, 3, 2, 2.5, 3.0, 3.5, 3.5, 3.5, 3.5, 3.5, 4.0],
-    })
+    _history(
+        tmp_path,
+        "exp",
+        {
+            ("slow", 0): [10, 8, 6, 5, 4, 3.5, 3.2, 3.1, 3.0, 2.9, 2.8],
+            ("fast", 0): [10, 5, 3, 2.9, 2.8, 2.8, 2.8, 2.8, 2.8, 2.8, 2.8],
+            ("bump", 0): [5, 3, 2, 2.5, 3.0, 3.5, 3.5, 3.5, 3.5, 3.5, 4.0],
+        },
+    )
 
     def value(reduce, method, **extra):
-        check = {"source": "history", "experiment": "exp", "metric": "objective", "reduce": reduce, "a": method,
-                 "at_least": 0, **extra}
+        check = {
+            "source": "history",
+            "experiment": "exp",
+            "metric": "objective",
+            "reduce": reduce,
+            "a": method,
+            "at_least": 0,
+            **extra,
+        }
         return run_check(check, tmp_path)[0].value
 
     assert value("final", "slow") == 2.8
@@ -151,19 +184,33 @@ def test_history_reductions(tmp_path):
     assert value("at", "slow", at=3) == 5
     assert value("at", "slow", at=6, x="n_columns") == 5  # x = 2 * iteration
     # reach: both get to 2.8 (the worse final); fast at iteration 4, slow at 10: ratio 2.5
-    check = {"source": "history", "experiment": "exp", "metric": "objective", "reduce": "reach", "a": "fast",
-             "b": "slow", "statistic": "ratio", "at_least": 2}
+    check = {
+        "source": "history",
+        "experiment": "exp",
+        "metric": "objective",
+        "reduce": "reach",
+        "a": "fast",
+        "b": "slow",
+        "statistic": "ratio",
+        "at_least": 2,
+    }
     (reach,) = run_check(check, tmp_path)
     assert reach.value == pytest.approx(10 / 4)
     assert judge(_claim({**check, "a": "slow", "b": "fast"}), tmp_path).verdict == "contradicted"
 
 
 def test_bench_values_by_key_path(tmp_path):
-    bench = {"ratios": [{"what": "fit time A / B, credit", "value": 2.3}, {"what": "fit time A / B, sonar", "value": 0.2}]}
+    bench = {
+        "ratios": [{"what": "fit time A / B, credit", "value": 2.3}, {"what": "fit time A / B, sonar", "value": 0.2}]
+    }
     (tmp_path / "results" / "bench").mkdir(parents=True)
     (tmp_path / "results" / "bench" / "speed.json").write_text(json.dumps(bench))
-    check = {"source": "bench", "bench": "speed", "at_most": 0.25,
-             "values": {"credit": ["ratios", {"what": "credit"}, "value"], "sonar": ["ratios", {"what": "sonar"}, "value"]}}
+    check = {
+        "source": "bench",
+        "bench": "speed",
+        "at_most": 0.25,
+        "values": {"credit": ["ratios", {"what": "credit"}, "value"], "sonar": ["ratios", {"what": "sonar"}, "value"]},
+    }
     credit, sonar = run_check(check, tmp_path)
     assert (credit.value, credit.holds, sonar.holds) == (2.3, False, True)
     assert judge(_claim(check), tmp_path).verdict == "contradicted"
@@ -179,7 +226,7 @@ def test_missing_records_and_reasons_are_inconclusive(tmp_path):
     _summary(tmp_path, "exp", _runs("ours", [0.1, 0.2]))
     assert "no records of method 'theirs'" in judge(_claim(BELOW), tmp_path).why
     reasoned = Claim(id="c", paper="p", where="T1", quote="q", claim="c", evidence="e", reason="data not public")
-    assert judge(reasoned, tmp_path) .why == "data not public"
+    assert judge(reasoned, tmp_path).why == "data not public"
     with pytest.raises(MissingRecords):
         run_check({**BELOW, "experiment": "other"}, tmp_path)
 
@@ -235,20 +282,30 @@ def test_a_figure_with_claims_is_judged_by_them_in_reproduction_md(tmp_path):
     (tmp_path / "results" / "figures").mkdir(parents=True)
     (tmp_path / "results" / "figures" / "fig.png").write_bytes(b"png")
     catalogue = tmp_path / "reproduction.yaml"
-    catalogue.write_text(yaml.safe_dump({
-        "papers": {"p": {"citation": "P. Author"}},
-        "items": [{"paper": "p", "item": "Figure 1", "shows": "s", "figures": ["fig"]},
-                  {"paper": "p", "item": "Figure 2", "shows": "s", "figures": ["fig"]}],
-    }))
+    catalogue.write_text(
+        yaml.safe_dump(
+            {
+                "papers": {"p": {"citation": "P. Author"}},
+                "items": [
+                    {"paper": "p", "item": "Figure 1", "shows": "s", "figures": ["fig"]},
+                    {"paper": "p", "item": "Figure 2", "shows": "s", "figures": ["fig"]},
+                ],
+            }
+        )
+    )
     _summary(tmp_path, "exp", _runs("ours", [0.1, 0.12, 0.11]) + _runs("theirs", [0.2, 0.21, 0.22]))
-    _write(tmp_path, [_spec(items=["Figure 1"], check=BELOW),
-                      _spec(id="p-two", items=["Figure 1"], reason="data not public")])
+    _write(
+        tmp_path,
+        [_spec(items=["Figure 1"], check=BELOW), _spec(id="p-two", items=["Figure 1"], reason="data not public")],
+    )
     text = build_reproduction(config, catalogue, root=tmp_path)
     rows = {line.split("|")[1].strip(): line for line in text.splitlines() if line.startswith("| Figure")}
     assert "| claims: 1 holds, 1 inconclusive |" in rows["Figure 1"].replace("  ", "")
     assert "| drawn " in rows["Figure 2"]  # no claim on it
     assert "2 claims: 1 holds, 1 inconclusive; 0 of the verdicts are fragile" in text
-    assert "| p       | 2: 1 holds, 0 contradicted, 1 inconclusive |" in text  # the paper's row in "Does each paper hold up?"
+    assert (
+        "| p       | 2: 1 holds, 0 contradicted, 1 inconclusive |" in text
+    )  # the paper's row in "Does each paper hold up?"
     assert "Summary: 1 judged by their claims, 1 drawn." in text
     assert "### p-one" in text and "- **Verdict**: **holds**" in text
     assert "- **Rebuild**: `snakemake --cores 8 results/summary/exp.csv`" in text
@@ -288,8 +345,14 @@ def test_trend_is_spearman_rho_of_the_size_of_the_difference_along_the_last_grou
     assert trend.value == pytest.approx(-1.0) and "10: 0.05, 50: 0.03, 100: 0.01, 500: 0" in trend.label
     assert judge(_claim(check), tmp_path).verdict == "holds"
     assert judge(_claim({**check, "a": "theirs", "b": "ours", "by": ["n_train"]}), tmp_path).verdict == "holds"
-    _summary(tmp_path, "exp", [{**r, "test_error": r["test_error"] * (1 + r["n_train"] / 100)} if r["method"] == "theirs"
-                               else r for r in rows])  # the difference now grows with l
+    _summary(
+        tmp_path,
+        "exp",
+        [
+            {**r, "test_error": r["test_error"] * (1 + r["n_train"] / 100)} if r["method"] == "theirs" else r
+            for r in rows
+        ],
+    )  # the difference now grows with l
     assert judge(_claim(check), tmp_path).verdict == "contradicted"
 
 
@@ -311,15 +374,45 @@ def test_a_bench_claim_rebuilds_without_the_machines_mirror(tmp_path):
 def _stopped(root, statuses, n_iter=50):
     """A history of two methods on three splits, their curve ending lower for 'fast', and a summary giving
     each run's stopping status: ``statuses[method]`` is "optimal", "max_iter" or "time_limit"."""
-    _history(root, "exp", {(m, split): ys for split in range(3)
-                           for m, ys in (("slow", [10, 6, 4, 3, 2.9]), ("fast", [10, 3, 2.9, 2.8, 2.8]))})
-    _summary(root, "exp", [{"dataset": "d1", "method": m, "seed": 0, "split": split, "param": "default",
-                            "status": "optimal", "cg_status": status, "n_iter": n_iter}
-                           for m, status in statuses.items() for split in range(3)])
+    _history(
+        root,
+        "exp",
+        {
+            (m, split): ys
+            for split in range(3)
+            for m, ys in (("slow", [10, 6, 4, 3, 2.9]), ("fast", [10, 3, 2.9, 2.8, 2.8]))
+        },
+    )
+    _summary(
+        root,
+        "exp",
+        [
+            {
+                "dataset": "d1",
+                "method": m,
+                "seed": 0,
+                "split": split,
+                "param": "default",
+                "status": "optimal",
+                "cg_status": status,
+                "n_iter": n_iter,
+            }
+            for m, status in statuses.items()
+            for split in range(3)
+        ],
+    )
 
 
-REACH = {"source": "history", "experiment": "exp", "metric": "objective", "reduce": "reach", "a": "fast",
-         "b": "slow", "statistic": "ratio", "at_least": 1}
+REACH = {
+    "source": "history",
+    "experiment": "exp",
+    "metric": "objective",
+    "reduce": "reach",
+    "a": "fast",
+    "b": "slow",
+    "statistic": "ratio",
+    "at_least": 1,
+}
 
 
 def test_a_run_stopped_at_a_limit_cannot_decide_a_claim_about_the_end_of_a_run(tmp_path):
@@ -328,8 +421,10 @@ def test_a_run_stopped_at_a_limit_cannot_decide_a_claim_about_the_end_of_a_run(t
     _stopped(tmp_path, {"fast": "optimal", "slow": "time_limit"}, n_iter=609)
     cut = judge(_claim(REACH), tmp_path)
     assert cut.verdict == "inconclusive"
-    assert cut.why == ("a run stopped at a limit cannot decide a claim about the end of a run: slow stopped at its "
-                       "time limit in 3 of 3 runs after 609 iterations; on the comparisons alone: holds")
+    assert cut.why == (
+        "a run stopped at a limit cannot decide a claim about the end of a run: slow stopped at its "
+        "time limit in 3 of 3 runs after 609 iterations; on the comparisons alone: holds"
+    )
     # an iteration limit the paper fixes for a method is its protocol; a time limit never is
     _stopped(tmp_path, {"fast": "max_iter", "slow": "optimal"})
     assert "fast stopped at its iteration limit" in judge(_claim(REACH), tmp_path).why
@@ -342,8 +437,9 @@ def test_a_run_stopped_at_a_limit_cannot_decide_a_claim_about_the_end_of_a_run(t
 
 
 def _state(not_reproduced, gaps=()):
-    return ItemState(not_reproduced, "not reproduced (1 of 27 values within tolerance)" if not_reproduced else "ok",
-                     tuple(gaps))
+    return ItemState(
+        not_reproduced, "not reproduced (1 of 27 values within tolerance)" if not_reproduced else "ok", tuple(gaps)
+    )
 
 
 def test_a_claim_on_an_item_that_is_not_reproduced_is_inconclusive_unless_about_its_protocol(tmp_path):
@@ -352,7 +448,8 @@ def test_a_claim_on_an_item_that_is_not_reproduced_is_inconclusive_unless_about_
     assert judge(claim, tmp_path, {("p", "Table 1"): _state(False)}).verdict == "holds"
     verdict = judge(claim, tmp_path, {("p", "Table 1"): _state(True)})
     assert verdict.verdict == "inconclusive" and verdict.why.startswith(
-        "judged on an item that is not reproduced: Table 1: not reproduced (1 of 27")
+        "judged on an item that is not reproduced: Table 1: not reproduced (1 of 27"
+    )
     assert verdict.why.endswith("; on the comparisons alone: holds")
     about = Claim(**{**claim.__dict__, "about_protocol": "the claim is that LP (4) collapses"})
     assert judge(about, tmp_path, {("p", "Table 1"): _state(True)}).verdict == "holds"
@@ -363,15 +460,20 @@ def test_a_contradiction_resting_on_a_baseline_far_from_the_papers_says_so(tmp_p
     _summary(tmp_path, "exp", _runs("ours", [0.30, 0.31, 0.32]) + _runs("theirs", [0.2, 0.21, 0.22]))
     claim = Claim(**{**_claim(BELOW).__dict__, "items": ("Table 1",)})
     tolerance = Tolerance.parse(0.02)
-    near = [Gap("d1", "ours", "test_error", 0.31, 0.30, tolerance), Gap("d1", "theirs", "test_error", 0.21, 0.22, tolerance)]
+    near = [
+        Gap("d1", "ours", "test_error", 0.31, 0.30, tolerance),
+        Gap("d1", "theirs", "test_error", 0.21, 0.22, tolerance),
+    ]
     plain = judge(claim, tmp_path, {("p", "Table 1"): _state(False, near)})
     assert plain.verdict == "contradicted" and plain.why == "1 of 1 comparisons miss the threshold"
     far = [near[0], Gap("d1", "theirs", "test_error", 0.21, 0.40, tolerance)]
     verdict = judge(claim, tmp_path, {("p", "Table 1"): _state(False, far)})
     assert verdict.verdict == "contradicted"
-    assert verdict.why == ("1 of 1 comparisons miss the threshold; d1, theirs − ours rests on our theirs deviating "
-                           "from the paper's theirs on d1: test_error 0.21 against the paper's 0.4, beyond the "
-                           "tolerance 0.02")
+    assert verdict.why == (
+        "1 of 1 comparisons miss the threshold; d1, theirs − ours rests on our theirs deviating "
+        "from the paper's theirs on d1: test_error 0.21 against the paper's 0.4, beyond the "
+        "tolerance 0.02"
+    )
 
 
 def test_a_single_run_has_no_uncertainty_and_says_so(tmp_path):
@@ -386,21 +488,34 @@ def test_a_figure_that_runs_a_tables_protocol_shares_its_reproduction(tmp_path):
     """Figure 1 follows Table 1's protocol (catalogue key protocol); Table 1 is not reproduced (its one
     listed reading run, a value unexplained), so the claim
     on Figure 1 is inconclusive in REPRODUCTION.md; a protocol that is no item with tables is an error."""
-    config = {"experiments": {"exp": {"paper": "p"}}, "tables": {"tab": {"experiment": "exp", "metrics": ["test_error"]}},
-              "figures": {"fig": {"experiment": "exp"}}}
+    config = {
+        "experiments": {"exp": {"paper": "p"}},
+        "tables": {"tab": {"experiment": "exp", "metrics": ["test_error"]}},
+        "figures": {"fig": {"experiment": "exp"}},
+    }
     (tmp_path / "results" / "figures").mkdir(parents=True)
     (tmp_path / "results" / "figures" / "fig.png").write_bytes(b"png")
     _table(tmp_path, "tab", {("d1", "ours"): {"test_error": [0.5]}}, {("d1", "ours", "test_error"): 0.1})
     _summary(tmp_path, "exp", _runs("ours", [0.1, 0.12, 0.11]) + _runs("theirs", [0.2, 0.21, 0.22]))
     _write(tmp_path, [_spec(items=["Figure 1"], check=BELOW)])
-    items = [{"paper": "p", "item": "Table 1", "shows": "s", "tables": ["tab"], "compare": {"test_error": 0.02},
-              "readings": [{"reading": "the only one", "tables": ["tab"]}]},
-             {"paper": "p", "item": "Figure 1", "shows": "s", "figures": ["fig"], "protocol": "Table 1"}]
+    items = [
+        {
+            "paper": "p",
+            "item": "Table 1",
+            "shows": "s",
+            "tables": ["tab"],
+            "compare": {"test_error": 0.02},
+            "readings": [{"reading": "the only one", "tables": ["tab"]}],
+        },
+        {"paper": "p", "item": "Figure 1", "shows": "s", "figures": ["fig"], "protocol": "Table 1"},
+    ]
     catalogue = tmp_path / "reproduction.yaml"
     catalogue.write_text(yaml.safe_dump({"papers": {"p": {"citation": "P. Author"}}, "items": items}))
     text = build_reproduction(config, catalogue, root=tmp_path)
-    assert ("- **Verdict**: **inconclusive** (judged on an item that is not reproduced: Figure 1: runs the protocol "
-            "of Table 1, not reproduced (0 of 1 values within tolerance); on the comparisons alone: holds)") in text
+    assert (
+        "- **Verdict**: **inconclusive** (judged on an item that is not reproduced: Figure 1: runs the protocol "
+        "of Table 1, not reproduced (0 of 1 values within tolerance); on the comparisons alone: holds)"
+    ) in text
     items[1]["protocol"] = "Figure 9"
     catalogue.write_text(yaml.safe_dump({"papers": {"p": {"citation": "P. Author"}}, "items": items}))
     with pytest.raises(ConfigError, match="its protocol 'Figure 9' is no item of p with tables"):

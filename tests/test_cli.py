@@ -24,8 +24,23 @@ def test_unknown_dataset_is_an_error_listing_known_names(capsys):
 
 def test_run_one_job_writes_one_record(tmp_path, capsys):
     out = tmp_path / "record.json"
-    code = main(["run", "--config", str(ROOT / "config" / "smoke.yaml"), "--experiment", "smoke-regression",
-                 "--method", "krr", "--dataset", "sk-diabetes", "--split", "2", "--out", str(out)])
+    code = main(
+        [
+            "run",
+            "--config",
+            str(ROOT / "config" / "smoke.yaml"),
+            "--experiment",
+            "smoke-regression",
+            "--method",
+            "krr",
+            "--dataset",
+            "sk-diabetes",
+            "--split",
+            "2",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0, capsys.readouterr().err
     record = json.loads(out.read_text())
     assert record["split"] == 2 and record["method"] == "krr" and record["test_mse"] > 0
@@ -101,7 +116,6 @@ def test_list_with_a_missing_config_is_one_error_line(capsys, tmp_path):
     assert "none.yaml" in err and "does not exist" in err and "Traceback" not in err
 
 
-
 def test_run_reads_the_data_folders_of_the_config(tmp_path, monkeypatch, capsys):
     """mkbench run looks where the workflow caches the data (the config's data: home:), unless told otherwise."""
     import mkbench.harness.datasets as datasets
@@ -110,9 +124,22 @@ def test_run_reads_the_data_folders_of_the_config(tmp_path, monkeypatch, capsys)
     real = datasets.load
     monkeypatch.setattr(datasets, "load", lambda name, **kw: seen.append(kw) or real(name, **kw))
     config = tmp_path / "config.yaml"
-    config.write_text((ROOT / "config" / "smoke.yaml").read_text().replace("home: resources/data", f"home: {tmp_path / 'cache'}"))
-    argv = ["run", "--config", str(config), "--experiment", "smoke-regression", "--method", "krr",
-            "--dataset", "sk-diabetes", "--out", str(tmp_path / "r.json")]
+    config.write_text(
+        (ROOT / "config" / "smoke.yaml").read_text().replace("home: resources/data", f"home: {tmp_path / 'cache'}")
+    )
+    argv = [
+        "run",
+        "--config",
+        str(config),
+        "--experiment",
+        "smoke-regression",
+        "--method",
+        "krr",
+        "--dataset",
+        "sk-diabetes",
+        "--out",
+        str(tmp_path / "r.json"),
+    ]
     assert main(argv) == 0, capsys.readouterr().err
     assert main(argv + ["--data-home", str(tmp_path / "other")]) == 0
     assert [kw["data_home"] for kw in seen] == [str(tmp_path / "cache"), str(tmp_path / "other")]

@@ -127,8 +127,14 @@ def test_presets_offer_probabilities_and_keep_two_classes(data):
 
 @pytest.mark.parametrize(
     "estimator",
-    [ColumnGenerationClassifier(), CGBoostClassifier(), CGBoostRegressor(), CGEnsClassifier(), LPBoostClassifier(),
-     CGEnsSLSClassifier()],
+    [
+        ColumnGenerationClassifier(),
+        CGBoostClassifier(),
+        CGBoostRegressor(),
+        CGEnsClassifier(),
+        LPBoostClassifier(),
+        CGEnsSLSClassifier(),
+    ],
     ids=lambda estimator: type(estimator).__name__,
 )
 def test_every_parameter_is_validated_declaratively(estimator):
@@ -161,8 +167,9 @@ def test_bad_parameters_name_the_fix(data):
 @parametrize_with_checks(
     [ColumnGenerationClassifier("stump", max_iter=20), ColumnGenerationClassifier(["linear", "rbf"], max_iter=20)],
     # over kernels: the full master by libsvm meets scikit-learn's weight checks; over stumps the fit stops at 20
-    expected_failed_checks=lambda estimator: weight_checks(f"{CG_PATH}; and {DUAL_CD}")
-    if estimator.columns == "stump" else {},
+    expected_failed_checks=lambda estimator: (
+        weight_checks(f"{CG_PATH}; and {DUAL_CD}") if estimator.columns == "stump" else {}
+    ),
 )
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)

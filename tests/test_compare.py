@@ -28,8 +28,9 @@ def folder(tmp_path, monkeypatch, mirror):
 
 
 def _compare(*extra):
-    return main(["compare", "--estimator", "own_methods:Nearest", "--experiment", "mkl-uci", "--max-splits", "2",
-                 *extra])
+    return main(
+        ["compare", "--estimator", "own_methods:Nearest", "--experiment", "mkl-uci", "--max-splits", "2", *extra]
+    )
 
 
 def test_compare_tables_the_estimator_beside_the_papers_methods_on_the_same_splits(folder, capsys):
@@ -50,11 +51,14 @@ def test_compare_tables_the_estimator_beside_the_papers_methods_on_the_same_spli
     assert [os.stat(path).st_mtime_ns for path in records] == stamps
 
 
-@pytest.mark.parametrize(("extra", "message"), [
-    (["--param", "kk=5"], "method 'own_methods:Nearest' has no parameter.s. kk; valid parameters: k"),
-    (["--label", "silp"], "--label 'silp' is a method of mkl-uci already"),
-    (["--param", "k"], "--param 'k': write KEY=VALUE"),
-])
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--param", "kk=5"], "method 'own_methods:Nearest' has no parameter.s. kk; valid parameters: k"),
+        (["--label", "silp"], "--label 'silp' is a method of mkl-uci already"),
+        (["--param", "k"], "--param 'k': write KEY=VALUE"),
+    ],
+)
 def test_compare_stops_on_a_bad_parameter_or_label(folder, capsys, extra, message):
     import re
 

@@ -38,7 +38,9 @@ def test_shipped_configs_validate_and_plan():
     smoke = load_config(ROOT / "config" / "smoke.yaml")
     count = Counter(j.experiment for j in plan_jobs(smoke))
     assert count["smoke-regression"] == 2 * 3  # 2 methods x 3 folds
-    assert count["smoke-classification"] == 6 * 2  # (svc + cgboost-lp + 2 C of cgboost-qp + cgboost-qp-clarabel + cgboost-qp-cd) x 2 repeats
+    assert (
+        count["smoke-classification"] == 6 * 2
+    )  # (svc + cgboost-lp + 2 C of cgboost-qp + cgboost-qp-clarabel + cgboost-qp-cd) x 2 repeats
 
 
 @pytest.mark.parametrize("name", ["config.yaml", "smoke.yaml"])
@@ -97,7 +99,11 @@ def test_undefined_protocol_and_unknown_estimator(smoke):
     text = str(err.value)
     defined = ", ".join(sorted(smoke["protocols"]))
     assert f"'cv99' is not defined under protocols (defined: {defined})" in text
-    assert "unknown method 'svmtorch'; known methods:" in text and "svr" in text and "import path 'package.module:Class'" in text
+    assert (
+        "unknown method 'svmtorch'; known methods:" in text
+        and "svr" in text
+        and "import path 'package.module:Class'" in text
+    )
 
 
 def test_table_pointing_to_missing_experiment(smoke):
@@ -118,7 +124,9 @@ def test_table_over_several_experiments_needs_distinct_method_labels(smoke):
 
 def test_figure_drawing_an_unknown_method(smoke):
     smoke["figures"]["smoke-regression"]["methods"] = ["svr", "svrr"]
-    with pytest.raises(ConfigError, match="figures/smoke-regression/methods: 'svrr' is not a method of 'smoke-regression'"):
+    with pytest.raises(
+        ConfigError, match="figures/smoke-regression/methods: 'svrr' is not a method of 'smoke-regression'"
+    ):
         validate_config(smoke)
 
 
@@ -142,24 +150,36 @@ def test_param_settings_expand_grid_in_sorted_key_order():
 @pytest.mark.parametrize(
     "spoil, message",
     [
-        (lambda c: c["experiments"]["smoke-regression"]["methods"]["svr"]["params"].update(max_evalz=9),
-         "at experiments/smoke-regression/methods/svr/params: method 'svr' has no parameter(s) max_evalz; "
-         "valid parameters: epsilon, max_evals, min_improvement, min_step, n_jobs, param_grid, random_state, refit, "
-         "scaling, search, validation_fraction"),
-        (lambda c: c["experiments"]["smoke-classification"]["methods"]["cgboost-qp"]["grid"].update(c=[1.0]),
-         "at experiments/smoke-classification/methods/cgboost-qp/grid: method 'cgboost' has no parameter(s) c; "
-         "valid parameters: C, callback,"),
-        (lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"]["param_grid"].update(CC=[1.0]),
-         "at experiments/smoke-cgens/methods/cgens/params/param_grid: method 'cgens' has no parameter(s) CC; "
-         "valid parameters: C, fit_intercept, gamma,"),
-        (lambda c: c["experiments"]["smoke-cgens"]["methods"]["adaboost"]["params"]["params"].update(random_sate=0),
-         "at experiments/smoke-cgens/methods/adaboost/params/params: method 'adaboost' has no parameter(s) "
-         "random_sate; valid parameters: "),  # scikit-learn's AdaBoostClassifier: its list depends on the version
-        (lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"].update(n_iter=[5]),
-         "at experiments/smoke-cgens/methods/cgens/params: method 'staged-cv' has no parameter(s) n_iter; "
-         "valid parameters: cv, method, n_iters, param_grid, params, random_state, svc_bandwidth_grid"),
-        (lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"].update(method="cgenz"),
-         "at experiments/smoke-cgens/methods/cgens/params: unknown method 'cgenz'; known methods: adaboost,"),
+        (
+            lambda c: c["experiments"]["smoke-regression"]["methods"]["svr"]["params"].update(max_evalz=9),
+            "at experiments/smoke-regression/methods/svr/params: method 'svr' has no parameter(s) max_evalz; "
+            "valid parameters: epsilon, max_evals, min_improvement, min_step, n_jobs, param_grid, random_state, refit, "
+            "scaling, search, validation_fraction",
+        ),
+        (
+            lambda c: c["experiments"]["smoke-classification"]["methods"]["cgboost-qp"]["grid"].update(c=[1.0]),
+            "at experiments/smoke-classification/methods/cgboost-qp/grid: method 'cgboost' has no parameter(s) c; "
+            "valid parameters: C, callback,",
+        ),
+        (
+            lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"]["param_grid"].update(CC=[1.0]),
+            "at experiments/smoke-cgens/methods/cgens/params/param_grid: method 'cgens' has no parameter(s) CC; "
+            "valid parameters: C, fit_intercept, gamma,",
+        ),
+        (
+            lambda c: c["experiments"]["smoke-cgens"]["methods"]["adaboost"]["params"]["params"].update(random_sate=0),
+            "at experiments/smoke-cgens/methods/adaboost/params/params: method 'adaboost' has no parameter(s) "
+            "random_sate; valid parameters: ",
+        ),  # scikit-learn's AdaBoostClassifier: its list depends on the version
+        (
+            lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"].update(n_iter=[5]),
+            "at experiments/smoke-cgens/methods/cgens/params: method 'staged-cv' has no parameter(s) n_iter; "
+            "valid parameters: cv, method, n_iters, param_grid, params, random_state, svc_bandwidth_grid",
+        ),
+        (
+            lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"].update(method="cgenz"),
+            "at experiments/smoke-cgens/methods/cgens/params: unknown method 'cgenz'; known methods: adaboost,",
+        ),
     ],
     ids=["params", "grid", "wrapped-grid", "wrapped-params", "wrapper", "wrapped-method"],
 )
@@ -173,11 +193,15 @@ def test_unknown_method_parameter_names_it_where_it_is_and_the_valid_ones(smoke,
 @pytest.mark.parametrize(
     "protocol, message",
     [
-        ({"name": "kfold", "n_fold": 3},
-         "at protocols/cv3: protocol 'kfold' has no parameter(s) n_fold; its parameters: n_folds, shuffle, stratify"),
+        (
+            {"name": "kfold", "n_fold": 3},
+            "at protocols/cv3: protocol 'kfold' has no parameter(s) n_fold; its parameters: n_folds, shuffle, stratify",
+        ),
         ({"name": "kfold"}, "at protocols/cv3: protocol 'kfold' needs n_folds"),
-        ({"name": "loo", "n_sample": 10},
-         "at protocols/cv3: protocol 'loo' has no parameter(s) n_sample; its parameters: n_samples"),
+        (
+            {"name": "loo", "n_sample": 10},
+            "at protocols/cv3: protocol 'loo' has no parameter(s) n_sample; its parameters: n_samples",
+        ),
     ],
     ids=["typo", "missing", "planning-key"],
 )
@@ -199,14 +223,21 @@ def test_job_identity_changes_with_its_own_method_only(smoke):
     smoke["experiments"]["smoke-regression"]["title"] = "a new title"  # not part of any record
     after = validate_config(smoke)
     changed = {
-        (job.method, job.split) for job in plan_jobs(before)
+        (job.method, job.split)
+        for job in plan_jobs(before)
         if canonical_json(job_identity(before, job)) != canonical_json(job_identity(after, job))
     }
     assert changed == {("svr", 0), ("svr", 1), ("svr", 2)}
     job = next(job for job in plan_jobs(after) if job.method == "cgboost-qp" and job.param == "C=0.1")
     identity = job_identity(after, job)
     pinned = after["estimator_defaults"]["cgboost"]  # the papers' settings, under the method's own and its grid's
-    assert identity["params"] == {**pinned, "kernels": "L,Q,R", "penalty": "l2", "positive": True, "max_iter": 30,
-                                  "C": 0.1}
+    assert identity["params"] == {
+        **pinned,
+        "kernels": "L,Q,R",
+        "penalty": "l2",
+        "positive": True,
+        "max_iter": 30,
+        "C": 0.1,
+    }
     assert "grid" not in identity and identity["preprocess"] == "standardize"
     assert identity["protocol"] == {"name": "random", "test_size": 0.3, "n_repeats": 2, "stratify": True}

@@ -51,12 +51,30 @@ def test_a_kind_is_priced_by_its_timing_samples_else_its_cpu_times_else_its_wall
     summary.to_csv(tmp_path / "results" / "summary" / f"{experiment}.csv", index=False)
     assert jobs[0].method == first
     second = next(job for job in planned if job.method != first)
-    samples = [{**vars(planned[1]), "fit_seconds": 500.0, "fit_cpu_seconds": 9.0, "predict_seconds": 1.0,
-                "predict_cpu_seconds": 1.0},  # the newest measure of its kind: it replaces the summary's CPU times too
-               {**vars(second), "fit_seconds": 70.0, "fit_cpu_seconds": 19.0, "predict_seconds": 1.0,
-                "predict_cpu_seconds": 1.0},
-               {**vars(second), "param": "C=999", "fit_seconds": 1e6, "fit_cpu_seconds": 1e6, "predict_seconds": 0.0,
-                "predict_cpu_seconds": 0.0}]  # a job the config no longer plans prices nothing
+    samples = [
+        {
+            **vars(planned[1]),
+            "fit_seconds": 500.0,
+            "fit_cpu_seconds": 9.0,
+            "predict_seconds": 1.0,
+            "predict_cpu_seconds": 1.0,
+        },  # the newest measure of its kind: it replaces the summary's CPU times too
+        {
+            **vars(second),
+            "fit_seconds": 70.0,
+            "fit_cpu_seconds": 19.0,
+            "predict_seconds": 1.0,
+            "predict_cpu_seconds": 1.0,
+        },
+        {
+            **vars(second),
+            "param": "C=999",
+            "fit_seconds": 1e6,
+            "fit_cpu_seconds": 1e6,
+            "predict_seconds": 0.0,
+            "predict_cpu_seconds": 0.0,
+        },
+    ]  # a job the config no longer plans prices nothing
     (tmp_path / "results" / "timing").mkdir(parents=True)
     pd.DataFrame(samples).to_csv(tmp_path / "results" / "timing" / f"{experiment}.csv", index=False)
     row = estimate(smoke, tmp_path).set_index("experiment").loc[experiment]
@@ -87,7 +105,10 @@ def test_fits_per_job_count_the_folds_the_grids_and_the_refit():
     from mkbench.harness.cost import fits_per_job
 
     assert fits_per_job({"estimator": "svc", "params": {}}) == 1
-    assert fits_per_job({"estimator": "staged-cv", "params": {"param_grid": {"C": [1, 2], "gamma": [1, 2, 3]}, "cv": 3}}) == 19
+    assert (
+        fits_per_job({"estimator": "staged-cv", "params": {"param_grid": {"C": [1, 2], "gamma": [1, 2, 3]}, "cv": 3}})
+        == 19
+    )
     assert fits_per_job({"estimator": "staged-cv", "params": {}}) == 6  # 5 folds (StagedSearchCV's default) + refit
     bandwidth = {"param_grid": {"C": [1, 2]}, "cv": 3, "svc_bandwidth_grid": {"C": [1], "gamma": [1, 2]}}
     assert fits_per_job({"estimator": "staged-cv", "params": bandwidth}) == 3 * 2 + 1 + 3 * 2
@@ -108,7 +129,9 @@ def test_a_plan_is_priced_from_the_measured_config_scaled_by_its_fits(smoke, tmp
     assert row["planned jobs"] == 4 * 3
     # per job 100 s measured; cgens: 5 x 2 + 1 = 11 fits instead of 3 x 2 + 1 = 7; the others unchanged
     assert row["estimated CPU h"] * 3600 == pytest.approx(3 * 100.0 * (11 / 7 + 3))
-    assert estimate(smoke, tmp_path).set_index("experiment").loc[experiment, "estimated CPU h"] * 3600 == pytest.approx(8 * 100.0)
+    assert estimate(smoke, tmp_path).set_index("experiment").loc[experiment, "estimated CPU h"] * 3600 == pytest.approx(
+        8 * 100.0
+    )
 
 
 def test_an_overlay_changes_only_the_aliased_mapping_it_names(tmp_path):
@@ -127,15 +150,24 @@ def test_roles_tell_the_papers_items_from_their_ablations(smoke, tmp_path, monke
     from mkbench.harness.catalogue import Entry, Sensitivity
     from mkbench.harness.cost import roles
 
-    entries = [Entry(paper="p", item="Table 1", shows="", tables=("smoke-regression",),
-                     sensitivity=(Sensitivity("smoke-classification", "{method}~"),))]
+    entries = [
+        Entry(
+            paper="p",
+            item="Table 1",
+            shows="",
+            tables=("smoke-regression",),
+            sensitivity=(Sensitivity("smoke-classification", "{method}~"),),
+        )
+    ]
     by_role = roles(smoke, entries)
     assert by_role["smoke-regression"] == "paper" and by_role["smoke-classification"] == "sensitivity"
     assert by_role["smoke-mark"] == "other"
     _write_summary(tmp_path, smoke, "smoke-regression", lambda job: 3599.0, keep=6)
     _write_summary(tmp_path, smoke, "smoke-classification", lambda job: 1799.0, keep=2)
     text = to_markdown(estimate(smoke, tmp_path), by_role)
-    rows = {cells[0]: cells for cells in ([c.strip() for c in line.strip("|").split("|")] for line in text.splitlines())}
+    rows = {
+        cells[0]: cells for cells in ([c.strip() for c in line.strip("|").split("|")] for line in text.splitlines())
+    }
     assert rows["**paper total**"][1:2] == ["paper"] and rows["**paper total**"][-1] == "6.00"  # 6 jobs x 1 h
     assert rows["**sensitivity total**"][-2] == "1.00"  # 2 measured jobs x 0.5 h
     assert rows["**total**"][-2] == "7.00"
@@ -156,9 +188,16 @@ def test_cpu_time_is_priced_where_the_records_have_it(smoke, tmp_path):
     """A job's CPU seconds (records since 2026-11-26) price it; older rows without them fall back to wall time."""
     experiment = "smoke-regression"
     jobs = plan_jobs(smoke, [experiment])
-    rows = [{**vars(job), "fit_seconds": 100.0, "predict_seconds": 10.0,
-             "fit_cpu_seconds": 40.0 if k % 2 == 0 else None, "predict_cpu_seconds": 2.0 if k % 2 == 0 else None}
-            for k, job in enumerate(jobs)]
+    rows = [
+        {
+            **vars(job),
+            "fit_seconds": 100.0,
+            "predict_seconds": 10.0,
+            "fit_cpu_seconds": 40.0 if k % 2 == 0 else None,
+            "predict_cpu_seconds": 2.0 if k % 2 == 0 else None,
+        }
+        for k, job in enumerate(jobs)
+    ]
     (tmp_path / "results" / "summary").mkdir(parents=True)
     pd.DataFrame(rows).to_csv(tmp_path / "results" / "summary" / f"{experiment}.csv", index=False)
     row = estimate(smoke, tmp_path).set_index("experiment").loc[experiment]
@@ -167,7 +206,6 @@ def test_cpu_time_is_priced_where_the_records_have_it(smoke, tmp_path):
     # each method has CPU-timed jobs: they are its sample, and its wall-timed ones price nothing
     assert {job.method for k, job in enumerate(jobs) if k % 2 == 0} == {job.method for job in jobs}
     assert row["estimated CPU h"] * 3600 == pytest.approx(len(jobs) * 42.0)
-
 
 
 def test_a_search_with_nothing_to_choose_is_one_fit():

@@ -160,7 +160,9 @@ def test_benchmarks_mat_supplies_ida_pool_and_realisations(tmp_path, monkeypatch
     test = np.array([[7, 8, 9, 10], [1, 2, 3, 4]], dtype=float)
     mirror = tmp_path / "mirror"
     (mirror / "raetsch").mkdir(parents=True)
-    scipy.io.savemat(mirror / "raetsch" / "benchmarks.mat", {"ringnorm": {"x": x, "t": t, "train": train, "test": test}})
+    scipy.io.savemat(
+        mirror / "raetsch" / "benchmarks.mat", {"ringnorm": {"x": x, "t": t, "train": train, "test": test}}
+    )
     with pytest.warns(UserWarning, match="first use"):
         ds = load("ringnorm", mirror=mirror, data_home=tmp_path / "home")
     np.testing.assert_array_equal(ds.X, x)

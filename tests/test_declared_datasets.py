@@ -53,9 +53,12 @@ def breast_cancer_csv(path: Path) -> Path:
 def openml_cache(home: Path) -> Path:
     """scikit-learn's OpenML cache under ``home`` holding iris (data id 61), from scikit-learn's test fixture."""
     description = json.load(gzip.open(IRIS_FIXTURE / "api-v1-jd-61.json.gz"))["data_set_description"]
-    copies = {"api-v1-jd-61.json.gz": "api/v1/json/data/61", "api-v1-jdf-61.json.gz": "api/v1/json/data/features/61",
-              "api-v1-jdq-61.json.gz": "api/v1/json/data/qualities/61",
-              "data-v1-dl-61.arff.gz": urlparse(description["url"]).path.lstrip("/")}
+    copies = {
+        "api-v1-jd-61.json.gz": "api/v1/json/data/61",
+        "api-v1-jdf-61.json.gz": "api/v1/json/data/features/61",
+        "api-v1-jdq-61.json.gz": "api/v1/json/data/qualities/61",
+        "data-v1-dl-61.arff.gz": urlparse(description["url"]).path.lstrip("/"),
+    }
     for source, target in copies.items():
         path = home / "openml" / "openml.org" / f"{target}.gz"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -80,12 +83,21 @@ def test_npz_and_libsvm_files(tmp_path):
     wine, diabetes = load_wine(), load_diabetes()
     np.savez(tmp_path / "wine.npz", X=wine.data, labels=wine.target + 10)
     dump_svmlight_file(diabetes.data, diabetes.target, str(tmp_path / "diabetes.svm"))
-    declare({
-        "my-wine": {"file": str(tmp_path / "wine.npz"), "sha256": file_digest(tmp_path / "wine.npz"),
-                    "target": "labels", "task": "multiclass"},
-        "my-diabetes": {"file": str(tmp_path / "diabetes.svm"), "sha256": file_digest(tmp_path / "diabetes.svm"),
-                        "task": "regression"},
-    })
+    declare(
+        {
+            "my-wine": {
+                "file": str(tmp_path / "wine.npz"),
+                "sha256": file_digest(tmp_path / "wine.npz"),
+                "target": "labels",
+                "task": "multiclass",
+            },
+            "my-diabetes": {
+                "file": str(tmp_path / "diabetes.svm"),
+                "sha256": file_digest(tmp_path / "diabetes.svm"),
+                "task": "regression",
+            },
+        }
+    )
     wine_set, diabetes_set = load("my-wine"), load("my-diabetes")
     np.testing.assert_array_equal(wine_set.y, wine.target)  # 10, 11, 12 -> codes 0, 1, 2 in numeric order
     assert wine_set.metadata["classes"] == ["10", "11", "12"]
@@ -100,22 +112,35 @@ def test_an_openml_set_is_read_from_the_local_cache(tmp_path, monkeypatch):
     assert ds.X.shape == (150, 4) and ds.metadata["classes"] == ["Iris-setosa", "Iris-versicolor", "Iris-virginica"]
     np.testing.assert_array_equal(np.bincount(ds.y), [50, 50, 50])
     labels = np.array(ds.metadata["classes"])[ds.y]  # as OpenML holds them
-    declare({"my-iris-pinned": {"openml": 61, "task": "multiclass", "sha256": array_digest(ds.X, labels)},
-             "my-iris-changed": {"openml": 61, "task": "multiclass", "sha256": "0" * 64}})
+    declare(
+        {
+            "my-iris-pinned": {"openml": 61, "task": "multiclass", "sha256": array_digest(ds.X, labels)},
+            "my-iris-changed": {"openml": 61, "task": "multiclass", "sha256": "0" * 64},
+        }
+    )
     np.testing.assert_array_equal(load("my-iris-pinned").y, ds.y)
-    with pytest.raises(DataError, match=r"OpenML data set 61 loads with array sha256 [0-9a-f]{64}, the config declares 0+: "):
+    with pytest.raises(
+        DataError, match=r"OpenML data set 61 loads with array sha256 [0-9a-f]{64}, the config declares 0+: "
+    ):
         load("my-iris-changed")
 
 
 def test_bad_declarations_are_named(tmp_path):
     path = breast_cancer_csv(tmp_path / "cancer.csv")
     cases = {
-        "sk-breast-cancer": ({"file": str(path), "sha256": "0" * 64, "target": "diagnosis", "task": "binary"},
-                             "is a data set of mkbench already"),
-        "gone": ({"file": str(tmp_path / "gone.csv"), "sha256": "0" * 64, "target": "y", "task": "binary"},
-                 "does not exist"),
+        "sk-breast-cancer": (
+            {"file": str(path), "sha256": "0" * 64, "target": "diagnosis", "task": "binary"},
+            "is a data set of mkbench already",
+        ),
+        "gone": (
+            {"file": str(tmp_path / "gone.csv"), "sha256": "0" * 64, "target": "y", "task": "binary"},
+            "does not exist",
+        ),
         "no-target": ({"file": str(path), "sha256": "0" * 64, "task": "binary"}, "needs target"),
-        "odd": ({"file": str(tmp_path / "cancer.xlsx"), "sha256": "0" * 64, "task": "binary"}, "cannot tell the format"),
+        "odd": (
+            {"file": str(tmp_path / "cancer.xlsx"), "sha256": "0" * 64, "task": "binary"},
+            "cannot tell the format",
+        ),
     }
     for name, (entry, message) in cases.items():
         with pytest.raises(ConfigError, match=f"at datasets/{name}: .*{message}"):
@@ -125,8 +150,16 @@ def test_bad_declarations_are_named(tmp_path):
         load("text")
     wine = load_wine(as_frame=True).frame
     wine.to_csv(tmp_path / "wine.csv", index=False)
-    declare({"three": {"file": str(tmp_path / "wine.csv"), "sha256": file_digest(tmp_path / "wine.csv"),
-                       "target": "target", "task": "binary"}})
+    declare(
+        {
+            "three": {
+                "file": str(tmp_path / "wine.csv"),
+                "sha256": file_digest(tmp_path / "wine.csv"),
+                "target": "target",
+                "task": "binary",
+            }
+        }
+    )
     with pytest.raises(DataError, match="task binary, but the target has 3 classes: declare task: multiclass"):
         load("three")
 
@@ -140,20 +173,36 @@ def test_the_workflow_splits_fits_and_tables_declared_sets(tmp_path_factory, mon
             "my-cancer": {"file": "cancer.csv", "sha256": file_digest(path), "target": "diagnosis", "task": "binary"},
             "my-iris": {"openml": 61, "task": "multiclass"},
         },
-        "experiments": {"own-data": {
-            "title": "A CSV and an OpenML set declared in the config", "datasets": ["my-cancer", "my-iris"],
-            "protocol": "holdout",
-            "methods": {"svc": {"estimator": "svc", "params": {"search": "pattern", "max_evals": 4, "random_state": 0}}},
-        }},
-        "tables": {"own-data": {"experiment": "own-data", "caption": "Declared data sets",
-                                "metrics": ["train_error", "test_error"]}},
+        "experiments": {
+            "own-data": {
+                "title": "A CSV and an OpenML set declared in the config",
+                "datasets": ["my-cancer", "my-iris"],
+                "protocol": "holdout",
+                "methods": {
+                    "svc": {"estimator": "svc", "params": {"search": "pattern", "max_evals": 4, "random_state": 0}}
+                },
+            }
+        },
+        "tables": {
+            "own-data": {
+                "experiment": "own-data",
+                "caption": "Declared data sets",
+                "metrics": ["train_error", "test_error"],
+            }
+        },
     }
     (folder / "mine.yaml").write_text(yaml.safe_dump(overlay))
     monkeypatch.chdir(folder)  # a declared file's relative path starts at the working directory
     load_config("small.yaml", "mine.yaml")  # valid as a whole
     env = {**os.environ, "SCIKIT_LEARN_DATA": str(home)}
-    result = subprocess.run([SNAKEMAKE, "--cores", "2", "--configfile", "small.yaml", "mine.yaml"], cwd=folder,
-                            capture_output=True, text=True, timeout=600, env=env)
+    result = subprocess.run(
+        [SNAKEMAKE, "--cores", "2", "--configfile", "small.yaml", "mine.yaml"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     table = pd.read_csv(folder / "results" / "tables" / "own-data.csv")
     errors = table[table["metric"] == "test_error"].set_index("dataset")["ours_mean"]

@@ -59,12 +59,17 @@ def test_the_default_model_is_the_full_master_solved_directly(cancer):
     signed = np.where(y == 1, 1.0, -1.0)
     full = solve_qp(K, signed, 10.0, alpha_sign="free", intercept="free")
     assert model.history_[-1]["objective"] == pytest.approx(full.objective, rel=1e-5)
-    Z_new = (X_new - X.mean(axis=0)) / (np.ptp(X, axis=0) * np.sqrt(((X - X.mean(axis=0)) / np.ptp(X, axis=0))
-                                                                     .var(axis=0).mean()))
-    grams_new = [linear_kernel(Z_new, Z), polynomial_kernel(Z_new, Z, degree=2, gamma=1.0, coef0=1.0),
-                 rbf_kernel(Z_new, Z, gamma=1 / sigma)]
-    K_new = np.hstack([G_new / np.sqrt(3 * np.mean(np.sum(G**2, axis=1))) for G_new, G in zip(grams_new, grams,
-                                                                                                  strict=True)])
+    Z_new = (X_new - X.mean(axis=0)) / (
+        np.ptp(X, axis=0) * np.sqrt(((X - X.mean(axis=0)) / np.ptp(X, axis=0)).var(axis=0).mean())
+    )
+    grams_new = [
+        linear_kernel(Z_new, Z),
+        polynomial_kernel(Z_new, Z, degree=2, gamma=1.0, coef0=1.0),
+        rbf_kernel(Z_new, Z, gamma=1 / sigma),
+    ]
+    K_new = np.hstack(
+        [G_new / np.sqrt(3 * np.mean(np.sum(G**2, axis=1))) for G_new, G in zip(grams_new, grams, strict=True)]
+    )
     np.testing.assert_allclose(model.decision_function(X_new), K_new @ full.alpha + full.intercept, atol=2e-3)
 
 
@@ -94,8 +99,11 @@ def test_defaults_predict_the_same_whatever_the_units_of_the_features(cancer, tr
     X, y, X_new = cancer
     scale = np.random.default_rng(1).uniform(0.5, 2.0, X.shape[1])
     change = {
-        "x1e6": lambda A: A * 1e6, "x1e-6": lambda A: A * 1e-6, "offset": lambda A: A + 1e3 * scale,
-        "standardised": StandardScaler().fit(X).transform, "flipped": lambda A: -A * scale,
+        "x1e6": lambda A: A * 1e6,
+        "x1e-6": lambda A: A * 1e-6,
+        "offset": lambda A: A + 1e3 * scale,
+        "standardised": StandardScaler().fit(X).transform,
+        "flipped": lambda A: -A * scale,
     }[transform]
     raw = CGBoostClassifier().fit(X, y)
     moved = CGBoostClassifier().fit(change(X), y)
@@ -112,8 +120,10 @@ def test_defaults_give_one_partition_whichever_class_is_positive(cancer):
     np.testing.assert_array_equal(named.predict(X_new), np.array(["malignant", "benign"])[model.predict(X_new)])
     # the paper's alpha >= 0 is not symmetric: the reason it is no longer the default
     scaler = StandardScaler().fit(X)  # (on raw features the paper's setting stalls, the SolverError)
-    paper = [CGBoostClassifier(**PAPER_CLASSIFIER).fit(scaler.transform(X), labels).predict(scaler.transform(X_new))
-             for labels in (y, 1 - y)]
+    paper = [
+        CGBoostClassifier(**PAPER_CLASSIFIER).fit(scaler.transform(X), labels).predict(scaler.transform(X_new))
+        for labels in (y, 1 - y)
+    ]
     assert np.any(paper[1] != 1 - paper[0])
 
 
@@ -122,8 +132,9 @@ def test_regressor_reports_in_the_units_of_y():
     model = CGBoostRegressor().fit(X, y)
     for factor, offset in [(1e9, 0.0), (1e-6, 0.0), (1.0, 1e5)]:
         moved = CGBoostRegressor().fit(X, factor * y + offset)
-        np.testing.assert_allclose(moved.predict(X), factor * model.predict(X) + offset, rtol=1e-6,
-                                   atol=1e-6 * factor * np.ptp(y))
+        np.testing.assert_allclose(
+            moved.predict(X), factor * model.predict(X) + offset, rtol=1e-6, atol=1e-6 * factor * np.ptp(y)
+        )
     # coef_ and intercept_ are the model in y's units: f(x) = sum alpha K(x, x_j) + b
     assert model.coef_.shape == (model.n_iter_,) and np.isfinite(model.intercept_)
     with pytest.raises(ValueError, match="standard deviation overflows"):

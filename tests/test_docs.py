@@ -167,6 +167,7 @@ def site():
     """The built site served on 127.0.0.1 (a free port), for as long as the module's tests run."""
     if not (HTML / "index.html").exists():
         _skip(f"no built site at {HTML}: sphinx-build -W --keep-going -b html docs docs/_build/html")
+
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args):  # no line per request in the test's output
             pass
@@ -196,8 +197,14 @@ def browser():
         _skip("chromium and chromedriver are not installed: apt-get install chromium chromium-driver")
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,900", "--hide-scrollbars"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,900",
+        "--hide-scrollbars",
+    ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
@@ -265,7 +272,8 @@ def test_paper_page_tables_have_their_rows(site, browser):
     assert browser.find_elements(By.CSS_SELECTOR, "td.mk-compared")
     assert browser.find_elements(By.CSS_SELECTOR, "td.mk-out")
     claims = [
-        t for t in browser.find_elements(By.CSS_SELECTOR, "table")
+        t
+        for t in browser.find_elements(By.CSS_SELECTOR, "table")
         if "verdict" in " ".join(h.text for h in t.find_elements(By.CSS_SELECTOR, "thead th"))
     ]
     assert claims and len(claims[0].find_elements(By.CSS_SELECTOR, "tbody tr")) >= 10

@@ -29,10 +29,15 @@ def _split(n):
 def test_record_metrics_equal_a_direct_scikit_learn_fit(diabetes):
     split = _split(len(diabetes.y))
     # the papers' settings of the baseline (config estimator_defaults: inputs as run_job prepares them, epsilon searched)
-    params = {"search": "grid", "param_grid": {"C": [30.0], "gamma": [0.05], "epsilon": [0.5]}, "scaling": None,
-              "epsilon": "search"}
-    record = experiment.run_job(diabetes, split, method="svr", estimator="svr", params=params,
-                                ids={"experiment": "e", "seed": 0, "split": 0})
+    params = {
+        "search": "grid",
+        "param_grid": {"C": [30.0], "gamma": [0.05], "epsilon": [0.5]},
+        "scaling": None,
+        "epsilon": "search",
+    }
+    record = experiment.run_job(
+        diabetes, split, method="svr", estimator="svr", params=params, ids={"experiment": "e", "seed": 0, "split": 0}
+    )
     # inputs standardised by run_job, the target by the baseline (estimators/validation_search.py docstring)
     svr = TransformedTargetRegressor(SVR(C=30.0, gamma=0.05, epsilon=0.5), transformer=StandardScaler())
     ref = make_pipeline(StandardScaler(), svr)
@@ -70,8 +75,9 @@ def test_bad_preprocess_and_unknown_method(diabetes):
 def test_cgboost_record_has_columns_per_kernel(diabetes):
     y = np.where(diabetes.y > np.median(diabetes.y), 1, -1)
     data = Dataset("sk-diabetes-binary", diabetes.X, y, diabetes.feature_names, "binary", {})
-    record = experiment.run_job(data, _split(len(y)), method="cg", estimator="cgboost",
-                                params={"kernels": "L,R", "penalty": "l1", "C": 1.0})
+    record = experiment.run_job(
+        data, _split(len(y)), method="cg", estimator="cgboost", params={"kernels": "L,R", "penalty": "l1", "C": 1.0}
+    )
     assert record["status"] == "optimal" and record["cg_status"] == "optimal"
     assert record["columns_linear"] + record["columns_rbf"] == record["n_support"] > 0
     assert 0 <= record["test_error"] <= 1 and record["history"][-1]["max_violation"] <= 1e-6
@@ -82,8 +88,14 @@ def test_trace_scores_a_part_at_every_iteration(diabetes):
     data = Dataset("sk-diabetes-binary", diabetes.X, y, diabetes.feature_names, "binary", {})
     split = _split(len(y))
     split["validation"], split["test"] = split["test"][:60], split["test"][60:]
-    record = experiment.run_job(data, split, method="cg", estimator="cgboost", trace=("validation",),
-                                params={"kernels": "L,R", "penalty": "l1", "C": 1.0})
+    record = experiment.run_job(
+        data,
+        split,
+        method="cg",
+        estimator="cgboost",
+        trace=("validation",),
+        params={"kernels": "L,R", "penalty": "l1", "C": 1.0},
+    )
     history = record["history"]
     assert len(history) == record["n_iter"] + 1 and all("validation_error" in row for row in history)
     assert history[-1]["validation_error"] == record["validation_error"]  # the last model is the fitted one
@@ -111,15 +123,17 @@ def test_fit_unlabeled_passes_the_unlabeled_part_to_fit():
     X, y = load_breast_cancer(return_X_y=True)
     data = Dataset("sk-breast-cancer", X, y, [f"x{i}" for i in range(X.shape[1])], "binary", {})
     split = make_splits("semisupervised", y=y, seed=0, n_labeled=30, n_unlabeled=100, n_test=200, n_repeats=1)[0]
-    record = experiment.run_job(data, split, method="ssmk", estimator="ssmk", fit_unlabeled=True,
-                                params={"kernels": "L,R", "C": 1.0})
+    record = experiment.run_job(
+        data, split, method="ssmk", estimator="ssmk", fit_unlabeled=True, params={"kernels": "L,R", "C": 1.0}
+    )
     X = StandardScaler().fit(X[split["train"]]).transform(X)  # run_job's default preprocessing
     direct = SSMKClassifier("L,R", C=1.0).fit(X[split["train"]], y[split["train"]], X_unlabeled=X[split["unlabeled"]])
     assert record["test_error"] == pytest.approx(np.mean(direct.predict(X[split["test"]]) != y[split["test"]]))
     assert record["n_iter"] == direct.n_iter_ and direct.n_unlabeled_ == 100
     with pytest.raises(ConfigError, match="fit_unlabeled needs an 'unlabeled' part"):
-        experiment.run_job(data, {"train": split["train"], "test": split["test"]}, method="ssmk",
-                           estimator="ssmk", fit_unlabeled=True)
+        experiment.run_job(
+            data, {"train": split["train"], "test": split["test"]}, method="ssmk", estimator="ssmk", fit_unlabeled=True
+        )
 
 
 def _disc_job_data():
@@ -142,8 +156,15 @@ def test_trace_through_staged_predictions_without_a_callback():
         ("cgens", {"C": 1.0, "max_iter": 15}, CGEnsClassifier(C=1.0, max_iter=15)),
         ("adaboost", {"n_estimators": 15, "random_state": 0}, AdaBoostClassifier(n_estimators=15, random_state=0)),
     ):
-        record = experiment.run_job(data, split, method=estimator, estimator=estimator, params=params,
-                                    trace=("train", "test"), preprocess="none")
+        record = experiment.run_job(
+            data,
+            split,
+            method=estimator,
+            estimator=estimator,
+            params=params,
+            trace=("train", "test"),
+            preprocess="none",
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             direct.fit(X[split["train"]], y[split["train"]])
@@ -163,8 +184,15 @@ def test_count_features_records_each_features_stumps():
     from mkbench.estimators import CGEnsClassifier
 
     data, split = _disc_job_data()
-    record = experiment.run_job(data, split, method="cgens", estimator="cgens", params={"C": 1.0, "max_iter": 9},
-                                preprocess="none", count_features=True)
+    record = experiment.run_job(
+        data,
+        split,
+        method="cgens",
+        estimator="cgens",
+        params={"C": 1.0, "max_iter": 9},
+        preprocess="none",
+        count_features=True,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         direct = CGEnsClassifier(C=1.0, max_iter=9).fit(data.X[split["train"]], data.y[split["train"]])
@@ -180,10 +208,13 @@ def test_record_status_is_the_models_own(diabetes):
     y = np.where(diabetes.y > np.median(diabetes.y), 1, -1)
     data = Dataset("sk-diabetes-binary", diabetes.X, y, diabetes.feature_names, "binary", {})
     params = {"kernels": "L,R", "penalty": "l1", "C": 1.0}
-    stopped = experiment.run_job(data, _split(len(y)), method="cg", estimator="cgboost",
-                                 params={**params, "time_limit": 1e-9})
+    stopped = experiment.run_job(
+        data, _split(len(y)), method="cg", estimator="cgboost", params={**params, "time_limit": 1e-9}
+    )
     assert stopped["status"] == stopped["cg_status"] == "time_limit"
-    capped = experiment.run_job(data, _split(len(y)), method="cg", estimator="cgboost", params={**params, "max_iter": 1})
+    capped = experiment.run_job(
+        data, _split(len(y)), method="cg", estimator="cgboost", params={**params, "max_iter": 1}
+    )
     assert capped["status"] == "max_iter"
 
 
@@ -192,11 +223,21 @@ def test_a_solver_stopped_by_its_iteration_limit_is_recorded_as_not_converged(di
     y = np.where(diabetes.y > np.median(diabetes.y), 1, -1)
     data = Dataset("sk-diabetes-binary", diabetes.X, y, diabetes.feature_names, "binary", {})
     search = {"method": "rff", "n_iters": None, "cv": 2, "param_grid": {"C": [1.0]}}
-    capped = experiment.run_job(data, _split(len(y)), method="rff", estimator="staged-cv",
-                                params={**search, "params": {"gamma": 0.1, "n_components": 50, "max_iter": 2}})
+    capped = experiment.run_job(
+        data,
+        _split(len(y)),
+        method="rff",
+        estimator="staged-cv",
+        params={**search, "params": {"gamma": 0.1, "n_components": 50, "max_iter": 2}},
+    )
     assert capped["status"].startswith("not converged: ") and "iterations" in capped["status"]
-    free = experiment.run_job(data, _split(len(y)), method="rff", estimator="staged-cv",
-                              params={**search, "params": {"gamma": 0.1, "n_components": 50}})
+    free = experiment.run_job(
+        data,
+        _split(len(y)),
+        method="rff",
+        estimator="staged-cv",
+        params={**search, "params": {"gamma": 0.1, "n_components": 50}},
+    )
     assert free["status"] == "optimal"
 
 

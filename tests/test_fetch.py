@@ -22,9 +22,16 @@ SHA256 = hashlib.sha256(CONTENT.rstrip()).hexdigest()
 def _spec(sha256=SHA256, mirror_sha256=None, url=URL):
     raw = RawFile("toy/data.csv.gz", url, sha256, mirror_sha256=mirror_sha256)
     return DatasetSpec(
-        name="toy", task="regression", description="toy", files=(raw,),
+        name="toy",
+        task="regression",
+        description="toy",
+        files=(raw,),
         parser=lambda files: Parsed(np.zeros((1, 1)), np.zeros(1), ["x"], {}),
-        source=URL, citation="none", variant="toy", preprocessing="none", shape=None,
+        source=URL,
+        citation="none",
+        variant="toy",
+        preprocessing="none",
+        shape=None,
     )
 
 

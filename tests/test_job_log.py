@@ -22,16 +22,19 @@ deep()
 @pytest.mark.parametrize(
     ("error", "last"),
     [
-        ("FileNotFoundError('no mirror file uci/abalone/abalone.data under /data/mirror')",
-         "error: FileNotFoundError: no mirror file uci/abalone/abalone.data under /data/mirror"),
+        (
+            "FileNotFoundError('no mirror file uci/abalone/abalone.data under /data/mirror')",
+            "error: FileNotFoundError: no mirror file uci/abalone/abalone.data under /data/mirror",
+        ),
         ("ValueError('two\\n lines')", "error: ValueError: two lines"),
         ("KeyboardInterrupt()", RESUME),
     ],
 )
 def test_a_failed_job_ends_its_log_with_the_cause(tmp_path, error, last):
     log = tmp_path / "job.log"
-    result = subprocess.run([sys.executable, "-c", SCRIPT.format(log=str(log), error=error)],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", SCRIPT.format(log=str(log), error=error)], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode != 0
     lines = log.read_text().splitlines()
     assert lines[0] == "working" and lines[-1] == last
@@ -68,21 +71,36 @@ raise KeyboardInterrupt
 
 
 def test_ctrl_c_says_once_that_the_same_command_resumes_and_hides_the_failures_it_causes():
-    result = subprocess.run([sys.executable, "-c", WORKFLOW], capture_output=True, text=True, timeout=60,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    result = subprocess.run(
+        [sys.executable, "-c", WORKFLOW],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert result.returncode == -signal.SIGINT  # the exit status of a process that Ctrl-C stopped
     assert result.stdout.splitlines() == [
-        "Error in rule fit (before Ctrl-C)", "RuleException (before Ctrl-C)", "not a failure (before Ctrl-C)",
-        "not a failure (after Ctrl-C 1)", "not a failure (after Ctrl-C 2)",
+        "Error in rule fit (before Ctrl-C)",
+        "RuleException (before Ctrl-C)",
+        "not a failure (before Ctrl-C)",
+        "not a failure (after Ctrl-C 1)",
+        "not a failure (after Ctrl-C 2)",
     ]
     assert result.stderr == f"{RESUME}\n"  # once, and no traceback
 
 
 def test_a_ctrl_c_that_is_ignored_stays_ignored():
     # A run started in the background by a non-interactive shell ignores Ctrl-C; so does the workflow.
-    check = ("import logging, signal; from mkbench.harness.job_log import resume_on_ctrl_c; "
-             "logger = logging.getLogger('workflow'); resume_on_ctrl_c(logger); "
-             "assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN and not logger.filters")
-    result = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, timeout=60,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    check = (
+        "import logging, signal; from mkbench.harness.job_log import resume_on_ctrl_c; "
+        "logger = logging.getLogger('workflow'); resume_on_ctrl_c(logger); "
+        "assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN and not logger.filters"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", check],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
+    )
     assert result.returncode == 0, result.stderr

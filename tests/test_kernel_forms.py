@@ -110,7 +110,11 @@ def test_a_quadratic_of_any_offset_is_table_1s_q():
         ({"name": "rbf", "gamma": 0.1, "sigma": 10.0}, ValueError, r"sigma or gamma, not both: .* sigma = 1 / gamma"),
         ({"name": "rbf", "gamma": -1.0}, ValueError, "gamma must be > 0"),
         ({"name": "poly", "gamma": 0.0}, ValueError, "gamma must be > 0"),
-        ({"name": "rbf", "denominator": "2sigma"}, ValueError, r"denominator must be one of 'sigma', 'sigma\^2', '2sigma\^2'"),
+        (
+            {"name": "rbf", "denominator": "2sigma"},
+            ValueError,
+            r"denominator must be one of 'sigma', 'sigma\^2', '2sigma\^2'",
+        ),
         ({"name": "rbf", "gamma": 0.1, "denominator": "sigma^2"}, ValueError, "only defined with denominator='sigma'"),
         (3.0, TypeError, r"a name, a mapping, a Kernel or a callable k\(X, Z\), got float"),
     ],
@@ -122,7 +126,9 @@ def test_bad_kernel_specs_name_the_problem(spec, error, message):
 
 def test_a_callable_of_the_wrong_shape_or_values_is_named(data):
     X, y, _ = data
-    with pytest.raises(ValueError, match=r"returned an array of shape \(40,\) .* must return the Gram block of shape \(40, 40\)"):
+    with pytest.raises(
+        ValueError, match=r"returned an array of shape \(40,\) .* must return the Gram block of shape \(40, 40\)"
+    ):
         paper_cgboost(lambda A, B: A[:, 0], penalty="l1").fit(X, y)
     with pytest.raises(ValueError, match=r"kernel <lambda> returned NaN or infinite values"):
         paper_cgboost(lambda A, B: np.full((len(A), len(B)), np.nan), penalty="l1").fit(X, y)
@@ -131,8 +137,17 @@ def test_a_callable_of_the_wrong_shape_or_values_is_named(data):
 
 
 def test_names_of_callables_in_records():
-    names = [k.name for k in make_library([functools.partial(rbf_kernel, gamma=0.5), linear_kernel,
-                                           GaussianProcessRBF(2.0), FunctionKernel(linear_kernel, "mine")])]
+    names = [
+        k.name
+        for k in make_library(
+            [
+                functools.partial(rbf_kernel, gamma=0.5),
+                linear_kernel,
+                GaussianProcessRBF(2.0),
+                FunctionKernel(linear_kernel, "mine"),
+            ]
+        )
+    ]
     assert names == ["rbf_kernel(gamma=0.5)", "linear_kernel", "RBF(length_scale=2)", "mine"]
 
 
@@ -175,7 +190,7 @@ def test_bad_precomputed_kernels_name_the_shape_or_property(data):
     for grams, message in cases:
         with pytest.raises(ValueError, match=message):
             model.fit(grams, y)
-    fitted = SILPClassifier("precomputed").fit([K, K ** 2], y)
+    fitted = SILPClassifier("precomputed").fit([K, K**2], y)
     with pytest.raises(ValueError, match=r"must be 2 matrices of shape \(n_test, 40\) .* got 1 of shape \(20, 40\)"):
         fitted.predict([X_new @ X.T])
     with pytest.raises(ValueError, match=r"must be 2 matrices of shape \(n_test, 40\) .* got 2 of shape \(20, 20\)"):

@@ -94,11 +94,16 @@ def test_stump_search_per_column_is_each_search_alone_bit_for_bit(twice, m):
         W = np.asfortranarray(W)  # the oracle's U may come in either order
         for fused, alone in zip(family.best_each(W), [family.best(w) for w in W.T], strict=True):
             assert fused.learner == alone.learner
-            assert (fused.score, fused.n_candidates, fused.sum_squares) == (alone.score, alone.n_candidates, alone.sum_squares)
+            assert (fused.score, fused.n_candidates, fused.sum_squares) == (
+                alone.score,
+                alone.n_candidates,
+                alone.sum_squares,
+            )
             np.testing.assert_array_equal(fused.column, alone.column)
         expected = [_numpy_stump_search(family, w[:, None]) for w in W.T]  # and each one the numpy search's
         assert [(b.learner.feature, b.learner.threshold) for b in family.best_each(W)] == [
-            (feature, family.threshold(row, feature)) for row, feature, _, _ in expected]
+            (feature, family.threshold(row, feature)) for row, feature, _, _ in expected
+        ]
 
 
 def test_stump_search_rejects_weights_of_the_wrong_shape(tied):

@@ -220,8 +220,7 @@ def test_exhaustive_mark_l_with_every_column_equals_closed_form_krr(data):
     np.testing.assert_allclose(model.coef_[np.argsort(model.center_indices_)], alpha, atol=1e-8)
     assert model.intercept_ == pytest.approx(y.mean() + b, abs=1e-8)
     X_new = X[:5] + 0.1
-    np.testing.assert_allclose(model.predict(X_new), RBF(model.sigmas_[0])(X_new, X) @ alpha + y.mean() + b,
-                               atol=1e-8)
+    np.testing.assert_allclose(model.predict(X_new), RBF(model.sigmas_[0])(X_new, X) @ alpha + y.mean() + b, atol=1e-8)
     assert model.history_[-1]["duality_gap"] == 0.0  # no candidate left outside the master
 
 
@@ -248,10 +247,14 @@ def test_exhaustive_mark_l_duality_gap_bounds_the_full_ridge(data):
     grid = np.array([0.5, 2.0])
     model = MARKRegressor(n_sample=None, sigma_grid=grid, C=3.0, max_iter=6).fit(X, y)
     # the full problem: ridge (eq. 8) over all 40 x 3 x 2 weak RBF candidate columns
-    full = np.column_stack([
-        WeakRBF(a, f * mean_squared_distance(X[:, [a]]))(X, X[[n]])[:, 0]
-        for n in range(40) for a in range(3) for f in grid
-    ])
+    full = np.column_stack(
+        [
+            WeakRBF(a, f * mean_squared_distance(X[:, [a]]))(X, X[[n]])[:, 0]
+            for n in range(40)
+            for a in range(3)
+            for f in grid
+        ]
+    )
     alpha, b = _krr(full, y - y.mean(), 3.0)
     r = y - y.mean() - full @ alpha - b
     H_full = 1.5 * (alpha @ alpha + b * b) + 0.5 * r @ r
@@ -308,7 +311,9 @@ def test_target_mse_stops_early_and_callback_sees_the_model(data):
     X, y = data
     X_val, y_val = X[:10], y[:10]
     model = MARKRegressor(
-        target_mse=0.1 * np.var(y), max_iter=200, random_state=0,
+        target_mse=0.1 * np.var(y),
+        max_iter=200,
+        random_state=0,
         callback=lambda m: {"validation_mse": np.mean((m.predict(X_val) - y_val) ** 2)},
     ).fit(X, y)
     mse = [row["train_mse"] for row in model.history_]

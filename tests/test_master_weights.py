@@ -61,14 +61,47 @@ QP_BACKENDS = [
     ("libsvm", lambda y, C: SVMDualMaster(y, C), "hinge", "free", "free", 1e-5),
     ("libsvm", lambda y, C: NonnegSVMDualMaster(y, C), "hinge", "nonneg", "free", 1e-5),
     ("dual_cd", lambda y, C: LinearSVMCDMaster(y, C, tol=1e-7), "hinge", "free", "regularized", 1e-6),
-    ("dual_cd", lambda y, C: NonnegLinearSVMCDMaster(y, C, tol=1e-7, loose_tol=None), "hinge", "nonneg", "regularized", 1e-6),
+    (
+        "dual_cd",
+        lambda y, C: NonnegLinearSVMCDMaster(y, C, tol=1e-7, loose_tol=None),
+        "hinge",
+        "nonneg",
+        "regularized",
+        1e-6,
+    ),
     ("dual_cd", lambda y, C: FreeOffsetSVMCDMaster(y, C, tol=1e-7), "hinge", "free", "free", 1e-6),
-    ("dual_cd", lambda y, C: NonnegFreeOffsetSVMCDMaster(y, C, tol=1e-7, loose_tol=None), "hinge", "nonneg", "free", 1e-6),
-    ("clarabel", lambda y, C: QPMaster(y, C, loss="epsilon_insensitive", alpha_sign="free", intercept="free"),
-     "epsilon_insensitive", "free", "free", 1e-7),
-    ("osqp", lambda y, C: QPMaster(y, C, loss="epsilon_insensitive", solver="osqp"),
-     "epsilon_insensitive", "nonneg", "none", 1e-6),
-    ("libsvm", lambda y, C: SVMDualMaster(y, C, loss="epsilon_insensitive"), "epsilon_insensitive", "free", "free", 1e-5),
+    (
+        "dual_cd",
+        lambda y, C: NonnegFreeOffsetSVMCDMaster(y, C, tol=1e-7, loose_tol=None),
+        "hinge",
+        "nonneg",
+        "free",
+        1e-6,
+    ),
+    (
+        "clarabel",
+        lambda y, C: QPMaster(y, C, loss="epsilon_insensitive", alpha_sign="free", intercept="free"),
+        "epsilon_insensitive",
+        "free",
+        "free",
+        1e-7,
+    ),
+    (
+        "osqp",
+        lambda y, C: QPMaster(y, C, loss="epsilon_insensitive", solver="osqp"),
+        "epsilon_insensitive",
+        "nonneg",
+        "none",
+        1e-6,
+    ),
+    (
+        "libsvm",
+        lambda y, C: SVMDualMaster(y, C, loss="epsilon_insensitive"),
+        "epsilon_insensitive",
+        "free",
+        "free",
+        1e-5,
+    ),
 ]
 QP_IDS = [f"{name}-{loss[:5]}-{sign}-{b}" for name, _, loss, sign, b, _ in QP_BACKENDS]
 
@@ -200,9 +233,13 @@ def test_check_C_without_rows_takes_numbers_only():
 @pytest.mark.parametrize(
     "make",
     [
-        lambda y, C: LPMaster(y, C), lambda y, C: DualLPMaster(y, C), lambda y, C: QPMaster(y, C),
-        lambda y, C: SVMDualMaster(y, C), lambda y, C: FreeOffsetSVMCDMaster(y, C),
-        lambda y, C: NonnegLinearSVMCDMaster(y, C), lambda y, C: SimplexLSMaster(y[:, None], C),
+        lambda y, C: LPMaster(y, C),
+        lambda y, C: DualLPMaster(y, C),
+        lambda y, C: QPMaster(y, C),
+        lambda y, C: SVMDualMaster(y, C),
+        lambda y, C: FreeOffsetSVMCDMaster(y, C),
+        lambda y, C: NonnegLinearSVMCDMaster(y, C),
+        lambda y, C: SimplexLSMaster(y[:, None], C),
     ],
 )
 def test_every_master_checks_its_per_sample_C(problem, make):
@@ -242,7 +279,9 @@ def test_lp_integer_weights_equal_the_rows_repeated(problem, route, alpha_sign, 
     """Weights 0-3: the rows repeated (weight 0: dropped); the dropped rows get u = 0 and xi = their hinge."""
     K, y, _, _, counts = problem
     weighted = _solve(route(y, C * counts, alpha_sign=alpha_sign, intercept=intercept), K)
-    repeated = _solve(route(np.repeat(y, counts), C, alpha_sign=alpha_sign, intercept=intercept), np.repeat(K, counts, 0))
+    repeated = _solve(
+        route(np.repeat(y, counts), C, alpha_sign=alpha_sign, intercept=intercept), np.repeat(K, counts, 0)
+    )
     assert weighted.objective == pytest.approx(repeated.objective, rel=1e-9)
     absent = counts == 0
     assert np.all(weighted.duals[absent] == 0.0) and np.all(weighted.pricing_weights[absent] == 0.0)
@@ -288,8 +327,9 @@ def test_qp_integer_weights_equal_the_rows_repeated(problem, name, make, loss, a
     weighted = _solve(make(target, C * counts), K)
     repeated = _solve(make(np.repeat(target, counts), C), np.repeat(K, counts, axis=0))
     costs = C * counts.astype(np.float64)
-    best = primal_objective(repeated, np.repeat(K, counts, 0), np.repeat(target, counts), np.full(counts.sum(), C),
-                            loss, intercept)
+    best = primal_objective(
+        repeated, np.repeat(K, counts, 0), np.repeat(target, counts), np.full(counts.sum(), C), loss, intercept
+    )
     assert primal_objective(weighted, K, target, costs, loss, intercept) == pytest.approx(best, rel=rel)
     np.testing.assert_allclose(weighted.alpha, repeated.alpha, atol=30 * rel * max(1.0, np.abs(repeated.alpha).max()))
     row, sign, rhs = _margins(target, loss)

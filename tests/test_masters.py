@@ -227,8 +227,11 @@ def test_lp_resolve_is_warm(problem, route):
 def test_lp_failure_raises_or_records(problem, route):
     K, y, _ = problem
     limited = {"simplex_iteration_limit": 0, "presolve": "off"}
-    with pytest.raises(SolverError, match=r"status 'Iteration limit reached'.*50 data rows, 150 columns.*"
-                                          r"not used\. Scale the inputs .*or lower C\.$"):
+    with pytest.raises(
+        SolverError,
+        match=r"status 'Iteration limit reached'.*50 data rows, 150 columns.*"
+        r"not used\. Scale the inputs .*or lower C\.$",
+    ):
         route(y, C, columns=K, options=limited).solve()
     record = route(y, C, columns=K, options=limited, on_failure="record").solve()
     assert not record.optimal and record.status == "Iteration limit reached"
@@ -375,8 +378,11 @@ def test_qp_nonneg_duality_gap_is_primal_minus_dual(problem):
 
 def test_qp_failure_raises_or_records(problem):
     K, y, _ = problem
-    with pytest.raises(SolverError, match=r"status 'maximum iterations reached'.*50 data rows, 150 columns.*"
-                                          r"Use solver='clarabel'"):
+    with pytest.raises(
+        SolverError,
+        match=r"status 'maximum iterations reached'.*50 data rows, 150 columns.*"
+        r"Use solver='clarabel'",
+    ):
         solve_qp(K, y, C, solver="osqp", max_iter=5)
     record = solve_qp(K, y, C, solver="osqp", max_iter=5, on_failure="record")
     assert record.status == "maximum iterations reached" and record.iterations == 5
@@ -427,7 +433,9 @@ NONNEG_MASTERS = {
 }
 
 
-@pytest.mark.parametrize("backend, loss", [("libsvm", "hinge"), ("libsvm", "epsilon_insensitive"), ("dual_cd", "hinge")])
+@pytest.mark.parametrize(
+    "backend, loss", [("libsvm", "hinge"), ("libsvm", "epsilon_insensitive"), ("dual_cd", "hinge")]
+)
 def test_nonneg_masters_equal_the_full_qp_whatever_the_column_order(problem, backend, loss):
     """Lawson-Hanson over libsvm or dual CD reaches the alpha >= 0 optimum (eq. 7, 13 with b), with the
     columns arriving one by one in a random order (as in CG), in chunks, or all at once. SVR gets
@@ -493,7 +501,9 @@ def test_make_qp_master_backends(problem):
     assert isinstance(make_qp_master(y, C, **cd), NonnegLinearSVMCDMaster)
     assert type(make_qp_master(y, C, alpha_sign="free", intercept="free", solver="dual_cd")) is FreeOffsetSVMCDMaster
     assert type(make_qp_master(y, C, intercept="free", solver="dual_cd")) is NonnegFreeOffsetSVMCDMaster
-    with pytest.raises(ValueError, match=r"solver='dual_cd' .* a free offset .* or a regularized offset .*intercept='none'"):
+    with pytest.raises(
+        ValueError, match=r"solver='dual_cd' .* a free offset .* or a regularized offset .*intercept='none'"
+    ):
         make_qp_master(y, C, intercept="none", solver="dual_cd")
     with pytest.raises(ValueError, match=r"solver='dual_cd' solves the classification master only"):
         make_qp_master(y, C, loss="epsilon_insensitive", **cd)
@@ -624,7 +634,9 @@ def newton_problem():
 
 
 @pytest.mark.parametrize("master_class, alpha_sign, intercept", NEWTON_CASES)
-def test_dual_cd_masters_turn_to_newton_at_large_C_and_reach_the_optimum(newton_problem, master_class, alpha_sign, intercept):
+def test_dual_cd_masters_turn_to_newton_at_large_C_and_reach_the_optimum(
+    newton_problem, master_class, alpha_sign, intercept
+):
     """At C = 100 coordinate descent needs more than its budget of passes: Newton's method in the primal ends
     solves, starting from its last weights, and every master still reaches the direct QP optimum."""
     K, y = newton_problem
@@ -658,7 +670,9 @@ def test_dual_cd_masters_go_on_by_coordinate_descent_where_newton_is_not_accepte
     master = master_class(y, big_C, tol=1e-6, loose_tol=None)
     solution = _add_in_chunks(master, K, chunk=7)
     assert calls and master.n_newton_solves == 0
-    assert solution.objective == pytest.approx(highs_qp_reference(K, y, big_C, "hinge", alpha_sign, intercept), rel=1e-6)
+    assert solution.objective == pytest.approx(
+        highs_qp_reference(K, y, big_C, "hinge", alpha_sign, intercept), rel=1e-6
+    )
 
 
 def test_dual_cd_masters_turn_to_newton_where_columns_outnumber_the_points(problem):
@@ -668,16 +682,22 @@ def test_dual_cd_masters_turn_to_newton_where_columns_outnumber_the_points(probl
     master = LinearSVMCDMaster(y, 100.0, tol=1e-6, columns=K)
     solution = master.solve()
     assert master.n_newton_solves == 1
-    assert solution.objective == pytest.approx(highs_qp_reference(K, y, 100.0, "hinge", "free", "regularized"), rel=1e-6)
+    assert solution.objective == pytest.approx(
+        highs_qp_reference(K, y, 100.0, "hinge", "free", "regularized"), rel=1e-6
+    )
 
 
 def test_dual_cd_failure_raises_or_records(problem):
     K, y, _ = problem
-    with pytest.raises(SolverError, match=r"dual coordinate descent stopped with status 'max_epochs reached'.*50 data rows"):
+    with pytest.raises(
+        SolverError, match=r"dual coordinate descent stopped with status 'max_epochs reached'.*50 data rows"
+    ):
         LinearSVMCDMaster(y, C, columns=K, max_epochs=1).solve()
     record = LinearSVMCDMaster(y, C, columns=K, max_epochs=1, on_failure="record").solve()
     assert record.status == "max_epochs reached" and np.isnan(record.objective)
-    with pytest.raises(SolverError, match=r"status 'max_epochs reached' on the restricted linear SVM dual \(alpha nonneg\)"):
+    with pytest.raises(
+        SolverError, match=r"status 'max_epochs reached' on the restricted linear SVM dual \(alpha nonneg\)"
+    ):
         NonnegLinearSVMCDMaster(y, C, columns=K, max_epochs=1).solve()
     with pytest.raises(SolverError, match=r"status 'active set unsettled after 1 steps'"):
         NonnegLinearSVMCDMaster(y, C, columns=K, max_steps=1).solve()
@@ -703,6 +723,7 @@ FREE_OFFSET_MASTERS = {
 def test_free_offset_dual_cd_equals_the_full_qp_whatever_the_column_order(problem, alpha_sign):
     """Coordinate descent with y'u = 0 by the method of multipliers reaches the optimum of eq. 11 / eq. 7 with a
     free b (§4.1, second case), with the columns one by one in a random order, in chunks, or all at once."""
+
     def make(y, C, **kw):  # a budget large enough that coordinate descent alone reaches tol = 1e-9
         return FREE_OFFSET_MASTERS[alpha_sign](y, C, max_epochs=10**7, **kw)
 
@@ -789,7 +810,9 @@ def test_free_offset_dual_cd_goes_on_where_clarabel_fails_too(problem, monkeypat
     assert solution.objective == pytest.approx(reference, rel=1e-4)
     monkeypatch.setattr(offset, "CRAWL_FACTOR", 1)
     stuck = master_class(y, C, tol=1e-9, loose_tol=None, max_epochs=1, columns=K)
-    with pytest.raises(SolverError, match=r"Clarabel stopped with status '.*', and 1 x max_epochs more passes did not converge"):
+    with pytest.raises(
+        SolverError, match=r"Clarabel stopped with status '.*', and 1 x max_epochs more passes did not converge"
+    ):
         stuck.solve()
 
 

@@ -129,8 +129,10 @@ def test_predict_computes_only_the_selected_kernels(data, fitted, cls):
         def __call__(self, X, Z):
             raise AssertionError("a kernel with weight 0 was computed")
 
-    model.kernels_, kept = (tuple(Forbidden() if u else k for k, u in zip(model.kernels_, unused, strict=True)),
-                            model.kernels_)
+    model.kernels_, kept = (
+        tuple(Forbidden() if u else k for k, u in zip(model.kernels_, unused, strict=True)),
+        model.kernels_,
+    )
     try:
         np.testing.assert_array_equal(model.decision_function(X_new), expected)
     finally:
@@ -191,8 +193,14 @@ def test_silp_master_equals_a_cold_lp_solve():
         beta, theta = master.solve()  # warm from the previous basis
         # min theta s.t. cuts @ beta <= theta, sum beta = 1, beta >= 0, by scipy's linprog
         A = np.hstack([np.array(cuts), -np.ones((len(cuts), 1))])
-        cold = linprog(np.r_[np.zeros(5), 1.0], A_ub=A, b_ub=np.zeros(len(cuts)), A_eq=np.r_[np.ones(5), 0.0][None],
-                       b_eq=[1.0], bounds=[(0, None)] * 5 + [(None, None)])
+        cold = linprog(
+            np.r_[np.zeros(5), 1.0],
+            A_ub=A,
+            b_ub=np.zeros(len(cuts)),
+            A_eq=np.r_[np.ones(5), 0.0][None],
+            b_eq=[1.0],
+            bounds=[(0, None)] * 5 + [(None, None)],
+        )
         assert theta == pytest.approx(cold.fun, abs=1e-9)
         assert np.max(np.array(cuts) @ beta) == pytest.approx(theta, abs=1e-9) and beta.sum() == pytest.approx(1)
     with pytest.raises(ValueError, match="one value per kernel"):

@@ -84,9 +84,11 @@ def _grid_kernels(X):
     distances = [((B[:, None, :] - B[None, :, :]) ** 2).sum(axis=2) for B in blocks]
     gaussians = [[np.exp(-D / (2 * w**2)) for D in distances] for w in SIMPLEMKL_WIDTHS]
     polynomials = [[(B @ B.T + 1.0) ** q for B in blocks] for q in SIMPLEMKL_DEGREES]
-    order = [K for family in (gaussians, polynomials) for K in (
-        [row[0] for row in family] + [row[j] for j in range(1, len(blocks)) for row in family]
-    )]
+    order = [
+        K
+        for family in (gaussians, polynomials)
+        for K in ([row[0] for row in family] + [row[j] for j in range(1, len(blocks)) for row in family])
+    ]
     return [K / np.trace(K) for K in order]
 
 
@@ -142,8 +144,9 @@ def test_auto_grid_keeps_per_variable_kernels_within_the_bound():
     small = rng.normal(size=(40, 5))
     small[:, 3] = 1.0  # a constant column is no variable
     assert len(auto_grid(small)) == 13 * 5 == len(kernel_grid(small))
-    assert [k.name for k in auto_grid(rng.normal(size=(600, 5)))] == [k.name for k in kernel_grid(
-        rng.normal(size=(600, 5)), each_variable=False)]
+    assert [k.name for k in auto_grid(rng.normal(size=(600, 5)))] == [
+        k.name for k in kernel_grid(rng.normal(size=(600, 5)), each_variable=False)
+    ]
     # one variable: 26 kernels of n^2 values; the bound 2^23 falls between n = 568 and 569
     assert 26 * 568**2 <= AUTO_GRID_VALUES < 26 * 569**2
     assert len(auto_grid(rng.normal(size=(568, 1)))) == 26 and len(auto_grid(rng.normal(size=(569, 1)))) == 13
@@ -156,8 +159,12 @@ def test_the_stack_of_shared_products_equals_the_kernels():
     rng = np.random.default_rng(4)
     X = rng.normal(size=(50, 4))
     kernels = resolve_kernels("simplemkl", X) + [
-        Linear(), Polynomial(5, offset=0.5, gamma=0.3), RBF(sigma=2.0, denominator="2sigma^2"), WeakRBF(1, sigma=1.0),
-        OnVariables(Linear(), (0, 2)), OnVariables(Polynomial(2), (0, 2)),
+        Linear(),
+        Polynomial(5, offset=0.5, gamma=0.3),
+        RBF(sigma=2.0, denominator="2sigma^2"),
+        WeakRBF(1, sigma=1.0),
+        OnVariables(Linear(), (0, 2)),
+        OnVariables(Polynomial(2), (0, 2)),
     ]
     stack, scales = unit_trace_stack(kernels, X)
     for K, scale, kernel in zip(stack, scales, kernels, strict=True):

@@ -48,16 +48,32 @@ def own(tmp_path_factory):
     """A copy of the workflow whose small config adds ``nearest`` (``own_methods:Nearest``) to smoke-classification."""
     folder = workflow_copy(tmp_path_factory.mktemp("own-method"), {"smoke-classification": ["svc", "cgboost-lp"]})
     (folder / "own_methods.py").write_text(OWN_MODULE)
-    (folder / "mine.yaml").write_text(yaml.safe_dump({"experiments": {"smoke-classification": {"methods": {
-        "nearest": {"estimator": "own_methods:Nearest", "params": {"k": 5}},
-    }}}}))
+    (folder / "mine.yaml").write_text(
+        yaml.safe_dump(
+            {
+                "experiments": {
+                    "smoke-classification": {
+                        "methods": {
+                            "nearest": {"estimator": "own_methods:Nearest", "params": {"k": 5}},
+                        }
+                    }
+                }
+            }
+        )
+    )
     return folder
 
 
 def _snakemake(folder, *args):
     env = {**os.environ, "PYTHONPATH": f"{folder}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    return subprocess.run([SNAKEMAKE, "--cores", "2", "--configfile", "small.yaml", "mine.yaml", *args],
-                          cwd=folder, capture_output=True, text=True, timeout=600, env=env)
+    return subprocess.run(
+        [SNAKEMAKE, "--cores", "2", "--configfile", "small.yaml", "mine.yaml", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
 
 
 def test_an_import_path_names_an_estimator_and_its_parameters(monkeypatch, tmp_path):
@@ -84,11 +100,14 @@ def test_the_workflow_fits_it_on_the_experiments_splits_and_tables_it(own):
     assert summary.count("nearest") >= 2  # its test error and training error, from its records
 
 
-@pytest.mark.parametrize(("estimator", "params", "message"), [
-    ("own_methods:Farthest", {}, "module 'own_methods' has no 'Farthest'"),
-    ("not_installed:Nearest", {}, "cannot import module 'not_installed'"),
-    ("own_methods:Nearest", {"kk": 5}, "method 'own_methods:Nearest' has no parameter.s. kk; valid parameters: k"),
-])
+@pytest.mark.parametrize(
+    ("estimator", "params", "message"),
+    [
+        ("own_methods:Farthest", {}, "module 'own_methods' has no 'Farthest'"),
+        ("not_installed:Nearest", {}, "cannot import module 'not_installed'"),
+        ("own_methods:Nearest", {"kk": 5}, "method 'own_methods:Nearest' has no parameter.s. kk; valid parameters: k"),
+    ],
+)
 def test_a_wrong_import_path_or_parameter_stops_the_dry_run(own, estimator, params, message):
     mine = own / "mine.yaml"
     original = mine.read_text()
@@ -138,7 +157,11 @@ def test_an_added_method_changes_no_verdict_or_attribution(tmp_path):
     before = build_reproduction(config, catalogue, root=ROOT)
     added = copy.deepcopy(config)
     added["experiments"][experiment]["methods"]["my-own-method"] = {
-        "estimator": "sklearn.svm:SVC", "params": {}, "grid": {}, "trace": []}
+        "estimator": "sklearn.svm:SVC",
+        "params": {},
+        "grid": {},
+        "trace": [],
+    }
     assert added_methods(added, experiment) == ["my-own-method"]
     _with_added_method(ROOT, tmp_path, experiment, like)
     after = build_reproduction(added, catalogue, root=tmp_path)

@@ -59,7 +59,12 @@ def test_the_adapters_parameters_are_checked_without_their_peers():
     assert method_parameters("mkbench.peers:EasyMKLClassifier") == ("C", "kernels", "lam", "n_jobs")
     assert method_parameters("mkbench.peers:AverageMKLClassifier") == ("C", "kernels", "n_jobs")
     assert method_parameters("mkbench.peers:ColboostLPBoostClassifier") == (
-        "C", "max_iter", "random_state", "size_limit", "time_limit")
+        "C",
+        "max_iter",
+        "random_state",
+        "size_limit",
+        "time_limit",
+    )
     assert "max_depth" in method_parameters("mkbench.peers:XGBoostClassifier")
     with pytest.raises(Exception, match="has no parameter.s. lambda_"):
         make_method("mkbench.peers:EasyMKLClassifier", {"lambda_": 0.1})
@@ -129,8 +134,10 @@ def test_averagemkl_is_an_svm_on_the_mean_unit_trace_kernel():
 def test_lightgbm_needs_no_adapter_and_num_leaves_2_gives_stumps():
     pytest.importorskip("lightgbm", reason=INSTALL)
     X, y, X_test, _ = _binary(n=200)
-    model = make_method("lightgbm:LGBMClassifier", {"num_leaves": 2, "n_estimators": 30, "n_jobs": 1,
-                                                    "min_child_samples": 5, "random_state": 0}).fit(X, y)
+    model = make_method(
+        "lightgbm:LGBMClassifier",
+        {"num_leaves": 2, "n_estimators": 30, "n_jobs": 1, "min_child_samples": 5, "random_state": 0},
+    ).fit(X, y)
     assert set(model.predict(X_test)) <= {-1, 1} and list(model.classes_) == [-1, 1]
     trees = model.booster_.dump_model()["tree_info"]
     assert len(trees) == 30 and all(tree["num_leaves"] <= 2 for tree in trees)
@@ -165,8 +172,14 @@ def test_colboost_adapter_equals_colboost_called_directly():
     X, y, X_test, _ = _binary(n=120, seed=2)
     model = ColboostLPBoostClassifier(C=0.3, max_iter=15).fit(X, y)
     direct = EnsembleClassifier(
-        solver="lp_boost", base_estimator=DecisionTreeClassifier(max_depth=1, random_state=0), max_iter=15,
-        tradeoff_hyperparam=0.3, early_stopping=False, check_dual_const=True, gurobi_num_threads=1, seed=0,
+        solver="lp_boost",
+        base_estimator=DecisionTreeClassifier(max_depth=1, random_state=0),
+        max_iter=15,
+        tradeoff_hyperparam=0.3,
+        early_stopping=False,
+        check_dual_const=True,
+        gurobi_num_threads=1,
+        seed=0,
     ).fit(X, y)  # y is -1 / +1 already
     np.testing.assert_allclose(model.coef_, direct.weights)
     np.testing.assert_array_equal(model.predict(X_test), direct.predict(X_test))
@@ -217,7 +230,8 @@ def test_the_peers_overlay_is_a_valid_config_that_only_adds_methods(overlaid):
         papers = {m: s for m, s in overlaid["experiments"][name]["methods"].items() if m not in peers}
         assert papers == base["experiments"][name]["methods"]  # the papers' methods unchanged
         assert {k: v for k, v in overlaid["experiments"][name].items() if k != "methods"} == {
-            k: v for k, v in base["experiments"][name].items() if k != "methods"}  # splits and preprocessing too
+            k: v for k, v in base["experiments"][name].items() if k != "methods"
+        }  # splits and preprocessing too
     for table in ("mkl-peers", "mkl-peers-credit", "cgens-table1-peers"):
         assert table in overlaid["tables"] and table not in base["tables"]
 
@@ -230,7 +244,8 @@ def test_the_cut_overlay_only_cuts_table_i_splits(overlaid):
     assert cut["experiments"] == overlaid["experiments"]
     assert "first 3 of Table I's" in cut["tables"]["cgens-table1-peers"]["caption"]
     assert {k: v for k, v in cut["tables"].items() if k != "cgens-table1-peers"} == {
-        k: v for k, v in overlaid["tables"].items() if k != "cgens-table1-peers"}
+        k: v for k, v in overlaid["tables"].items() if k != "cgens-table1-peers"
+    }
 
 
 def test_the_mkl_peers_get_the_kernels_and_C_of_the_experiments_silp(overlaid):
@@ -238,7 +253,11 @@ def test_the_mkl_peers_get_the_kernels_and_C_of_the_experiments_silp(overlaid):
         methods = overlaid["experiments"][name]["methods"]
         for peer in ("easymkl", "averagemkl"):
             for key in ("kernels", "C"):
-                assert methods[peer]["params"][key] == methods["silp"]["params"][key] == methods["simplemkl"]["params"][key]
+                assert (
+                    methods[peer]["params"][key]
+                    == methods["silp"]["params"][key]
+                    == methods["simplemkl"]["params"][key]
+                )
 
 
 def test_colboost_runs_only_where_its_lp_fits_the_licence(overlaid):
@@ -266,8 +285,11 @@ def _with_peer_rows(root, tmp_path, config):
             if not (tmp_path / folder / path.name).exists():
                 (tmp_path / folder / path.name).symlink_to(path)
     for experiment, peers in _overlay_methods().items():
-        tables = [name for name, spec in config["tables"].items()
-                  if experiment in ([spec["experiment"]] if isinstance(spec["experiment"], str) else spec["experiment"])]
+        tables = [
+            name
+            for name, spec in config["tables"].items()
+            if experiment in ([spec["experiment"]] if isinstance(spec["experiment"], str) else spec["experiment"])
+        ]
         for name in [f"summary/{experiment}.csv", *(f"tables/{table}.csv" for table in tables)]:
             path = root / "results" / name
             if not path.exists():
@@ -278,8 +300,12 @@ def _with_peer_rows(root, tmp_path, config):
             # a peer fits once at its settings: no CV choices (s_*, cv_result, selected) and no parameters of ours
             chosen = [c for c in like.columns if c.startswith(("s_", "p_", "cv_result", "svc_cv_result", "selected"))]
             estimators = {peer: config["experiments"][experiment]["methods"][peer]["estimator"] for peer in peers}
-            rows = [like.assign(method=peer, **{c: 0.0 for c in numbers}, **{c: np.nan for c in chosen})
-                    .assign(**({"estimator": estimators[peer]} if "estimator" in like else {})) for peer in peers]
+            rows = [
+                like.assign(method=peer, **{c: 0.0 for c in numbers}, **{c: np.nan for c in chosen}).assign(
+                    **({"estimator": estimators[peer]} if "estimator" in like else {})
+                )
+                for peer in peers
+            ]
             for row in rows:
                 if "paper_mean" in row:
                     row[["paper_mean", "paper_std"]] = float("nan")

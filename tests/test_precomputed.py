@@ -72,8 +72,12 @@ def test_a_barely_indefinite_kernel_is_caught_by_index_and_eigenvalue(data):
 def test_numerically_semidefinite_kernels_pass(data, monkeypatch):
     X, y = data  # n = 300 points of d = 5 features
     centred = X - X.mean(axis=0)
-    kernels = {"linear": X @ X.T, "centred linear": centred @ centred.T, "quadratic": (X @ X.T + 1.0) ** 2,
-               "linear, single precision": (X @ X.T).astype(np.float32)}
+    kernels = {
+        "linear": X @ X.T,
+        "centred linear": centred @ centred.T,
+        "quadratic": (X @ X.T + 1.0) ** 2,
+        "linear, single precision": (X @ X.T).astype(np.float32),
+    }
     for name, K in kernels.items():
         eigenvalues = np.linalg.eigvalsh(K.astype(np.float64))
         assert np.sum(eigenvalues > 1e-8 * eigenvalues[-1]) <= 21, name  # rank d (linear), 21 (quadratic) < n
@@ -160,8 +164,13 @@ def test_compiled_passes_equal_numpy(n):
 def test_benchmark_runs(tmp_path):
     out = tmp_path / "mkl_precomputed.json"
     script = ROOT / "benchmarks" / "mkl_precomputed.py"
-    done = subprocess.run([sys.executable, str(script), "--quick", "--json", str(out)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, str(script), "--quick", "--json", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     record = json.loads(out.read_text())
     assert record["benchmark"] == "mkl_precomputed" and record["issue"] == 48 and record["parameters"]["quick"]

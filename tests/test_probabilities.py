@@ -44,8 +44,14 @@ CLASSIFIERS = {
     "simplemkl": (SimpleMKLClassifier(KERNELS, probability=True), True),
     "staged-search": (StagedSearchCV("adaboost-mh", n_iters=[10, 30], cv=3), True),
     "staged-search-rff": (
-        StagedSearchCV("rff", params={"n_components": 200, "random_state": 0, "probability": True},
-                       param_grid={"C": [0.1, 1.0]}, n_iters=None, cv=3), True,
+        StagedSearchCV(
+            "rff",
+            params={"n_components": 200, "random_state": 0, "probability": True},
+            param_grid={"C": [0.1, 1.0]},
+            n_iters=None,
+            cv=3,
+        ),
+        True,
     ),
 }
 
@@ -103,7 +109,9 @@ def test_platt_scaling_is_calibrated_classifier_cv_on_5_folds(problems):
         reference = CalibratedClassifierCV(
             clone(estimator).set_params(probability=False), method="sigmoid", cv=5, ensemble=False
         ).fit(X, y)
-        np.testing.assert_allclose(estimator.fit(X, y).predict_proba(X_test), reference.predict_proba(X_test), atol=1e-10)
+        np.testing.assert_allclose(
+            estimator.fit(X, y).predict_proba(X_test), reference.predict_proba(X_test), atol=1e-10
+        )
 
 
 def test_boosting_probabilities_are_scikit_learns_adaboost_rule(problems):

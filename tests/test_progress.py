@@ -26,7 +26,9 @@ def test_verbose_prints_a_line_every_k_iterations_and_at_the_end(estimator, fit_
     assert capsys.readouterr().out == ""
     cls(max_iter=9, verbose=4).fit(X, y)
     lines = capsys.readouterr().out.splitlines()
-    assert all(line.startswith(f"[{estimator if estimator != 'SSMKClassifier' else 'SSMK'}] iteration ") for line in lines)
+    assert all(
+        line.startswith(f"[{estimator if estimator != 'SSMKClassifier' else 'SSMK'}] iteration ") for line in lines
+    )
     final = quiet.history_[-1]["iteration"]  # columns generated (SSMK's n_iter_ counts the LPs, one more)
     assert [line.split()[2].rstrip(":") for line in lines[:-1]] == [str(i) for i in range(0, final + 1, 4)]
     last = lines[-1]

@@ -10,9 +10,21 @@ def _table(rows):
     """rows: (dataset, method, metric, ours, paper[, n_failed]) -> the frame paper_vs_ours makes."""
     out = []
     for dataset, method, metric, ours, paper, *failed in rows:
-        out.append({"dataset": dataset, "method": method, "metric": metric, "ours_mean": ours, "ours_std": 0.01,
-                    "n": 5, "n_failed": failed[0] if failed else 0, "n_not_optimal": 0,
-                    "paper_mean": paper, "paper_std": np.nan, "note": ""})
+        out.append(
+            {
+                "dataset": dataset,
+                "method": method,
+                "metric": metric,
+                "ours_mean": ours,
+                "ours_std": 0.01,
+                "n": 5,
+                "n_failed": failed[0] if failed else 0,
+                "n_not_optimal": 0,
+                "paper_mean": paper,
+                "paper_std": np.nan,
+                "note": "",
+            }
+        )
     return pd.DataFrame(out)
 
 
@@ -22,8 +34,13 @@ def _body(text):
 
 
 def test_rows_follow_the_paper_then_ours_only_errors_in_percent_and_one_data_set_is_named_once():
-    table = _table([("d", "ours-only", "test_error", 0.2, np.nan), ("d", "b", "test_error", 0.1234, 0.15),
-                    ("d", "a", "test_error", 0.3, 0.25)])
+    table = _table(
+        [
+            ("d", "ours-only", "test_error", 0.2, np.nan),
+            ("d", "b", "test_error", 0.1234, 0.15),
+            ("d", "a", "test_error", 0.3, 0.25),
+        ]
+    )
     text = to_markdown(table, "Caption.", ["test_error"], order=[("d", "a"), ("d", "b"), ("d", "a")])
     header, _, *rows = _body(text)
     assert header == ["method", "test error (%)", "runs"]
@@ -49,9 +66,16 @@ def test_a_wide_table_is_split_into_parts_that_repeat_the_row_labels():
 
 
 def test_methods_layout_has_a_column_per_method_and_a_part_per_metric_in_the_paper_order():
-    table = _table([("d2", "b", "test_error", 0.1, 0.12, 1), ("d1", "a", "test_error", 0.2, 0.25),
-                    ("d1", "b", "test_error", 0.3, np.nan), ("d2", "a", "test_error", 0.4, 0.5),
-                    ("d1", "a", "n_iter", 10.0, np.nan), ("d2", "b", "n_iter", 20.0, np.nan)])
+    table = _table(
+        [
+            ("d2", "b", "test_error", 0.1, 0.12, 1),
+            ("d1", "a", "test_error", 0.2, 0.25),
+            ("d1", "b", "test_error", 0.3, np.nan),
+            ("d2", "a", "test_error", 0.4, 0.5),
+            ("d1", "a", "n_iter", 10.0, np.nan),
+            ("d2", "b", "n_iter", 20.0, np.nan),
+        ]
+    )
     order = [("d1", "a"), ("d1", "b"), ("d2", "a"), ("d2", "b")]
     text = to_markdown(table, "c", ["test_error", "n_iter"], order=order, layout="methods")
     errors, iterations = text.split("iterations:")

@@ -1,4 +1,3 @@
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -26,8 +25,16 @@ from .conftest import ROOT
 def _records(tmp_path, values, status=None):
     paths = []
     for i, v in enumerate(values):
-        rec = {"dataset": "boston", "method": "svr", "split": i, "test_mse": v, "storage": 1000,
-               "status": (status or {}).get(i, "optimal"), "history": [1, 2], "versions": {}}
+        rec = {
+            "dataset": "boston",
+            "method": "svr",
+            "split": i,
+            "test_mse": v,
+            "storage": 1000,
+            "status": (status or {}).get(i, "optimal"),
+            "history": [1, 2],
+            "versions": {},
+        }
         path = tmp_path / f"r{i}.json"
         write_json(path, rec)
         paths.append(path)
@@ -105,8 +112,13 @@ def test_write_table_outputs_markdown_and_csv_only(tmp_path):
     frame = collect_records(_records(tmp_path, [10.0, 14.0]))
     out = tmp_path / "tables"
     out.mkdir()
-    write_table(frame, ["test_mse"], out / "t", caption="Caption here",
-                reference=load_reference(ROOT / "config" / "reference" / "mark.csv", "Table 2"))
+    write_table(
+        frame,
+        ["test_mse"],
+        out / "t",
+        caption="Caption here",
+        reference=load_reference(ROOT / "config" / "reference" / "mark.csv", "Table 2"),
+    )
     assert sorted(p.name for p in out.iterdir()) == ["t.csv", "t.md"]
     md = (out / "t.md").read_text()
     assert md.startswith("Caption here")
@@ -153,8 +165,15 @@ def test_select_by_validation_keeps_the_best_setting_of_each_split():
 def test_histories_in_long_format_and_curves(tmp_path):
     paths = []
     for split, n in enumerate((3, 2)):
-        rec = {"experiment": "e", "dataset": "d", "method": "cg", "seed": 0, "split": split, "param": "default",
-               "history": [{"n_columns": i, "objective": 10.0 - i} for i in range(n)]}
+        rec = {
+            "experiment": "e",
+            "dataset": "d",
+            "method": "cg",
+            "seed": 0,
+            "split": split,
+            "param": "default",
+            "history": [{"n_columns": i, "objective": 10.0 - i} for i in range(n)],
+        }
         paths.append(tmp_path / f"r{split}.json")
         write_json(paths[-1], rec)
     write_json(tmp_path / "none.json", {"experiment": "e", "dataset": "d", "method": "svc", "split": 0})
@@ -171,8 +190,15 @@ def test_line_figures_put_the_legend_under_the_panels(tmp_path, monkeypatch):
     """The legend takes no width: it sits under the panels (issue 22: legend inside or below)."""
     import mkbench.harness.report as report
 
-    frame = pd.DataFrame({"dataset": "d", "method": ["a", "a", "b", "b", "c", "c"], "status": "optimal",
-                          "n_train": [10, 20] * 3, "test_error": [0.3, 0.2, 0.35, 0.25, 0.4, 0.3]})
+    frame = pd.DataFrame(
+        {
+            "dataset": "d",
+            "method": ["a", "a", "b", "b", "c", "c"],
+            "status": "optimal",
+            "n_train": [10, 20] * 3,
+            "test_error": [0.3, 0.2, 0.35, 0.25, 0.4, 0.3],
+        }
+    )
     drawn = {}
     monkeypatch.setattr(report, "_save", lambda figure, stem: drawn.setdefault("figure", figure))
     draw_lines(frame, "n_train", "test_error", tmp_path / "fig", title="t")
@@ -190,10 +216,19 @@ def test_a_method_along_its_grid_is_one_line_with_the_papers_value_dashed_in_its
 
     import mkbench.harness.report as report
 
-    frame = pd.DataFrame({"dataset": "d", "method": ["a"] * 3 + ["b"] * 3, "status": "optimal",
-                          "param": ["C=0.01", "C=1.0", "C=100.0"] * 2, "p_C": [0.01, 1.0, 100.0] * 2,
-                          "test_error": [0.3, 0.2, 0.25, 0.4, 0.3, 0.35]})
-    reference = pd.DataFrame({"dataset": "d", "method": ["a", "b", "z"], "metric": "test_error", "mean": [0.15, 0.5, 0.9]})
+    frame = pd.DataFrame(
+        {
+            "dataset": "d",
+            "method": ["a"] * 3 + ["b"] * 3,
+            "status": "optimal",
+            "param": ["C=0.01", "C=1.0", "C=100.0"] * 2,
+            "p_C": [0.01, 1.0, 100.0] * 2,
+            "test_error": [0.3, 0.2, 0.25, 0.4, 0.3, 0.35],
+        }
+    )
+    reference = pd.DataFrame(
+        {"dataset": "d", "method": ["a", "b", "z"], "metric": "test_error", "mean": [0.15, 0.5, 0.9]}
+    )
     drawn = {}
     monkeypatch.setattr(report, "_save", lambda figure, stem: drawn.setdefault("figure", figure))
     draw_lines(frame, "p_C", "test_error", tmp_path / "fig", title="t", logx=True, reference=reference)
@@ -209,8 +244,9 @@ def test_a_method_along_its_grid_is_one_line_with_the_papers_value_dashed_in_its
 
 
 def test_the_same_records_draw_the_same_bytes_and_leave_numpy_global_state_alone(tmp_path):
-    frame = pd.DataFrame({"dataset": "d", "method": ["a"] * 6 + ["b"] * 6, "status": "optimal",
-                          "test_error": np.linspace(0.1, 0.3, 12)})
+    frame = pd.DataFrame(
+        {"dataset": "d", "method": ["a"] * 6 + ["b"] * 6, "status": "optimal", "test_error": np.linspace(0.1, 0.3, 12)}
+    )
     for seed, stem in ((1, "one"), (2, "two")):  # seaborn jitters the strip points with NumPy's global generator
         np.random.seed(seed)
         expected_next = np.random.random()
@@ -222,8 +258,12 @@ def test_the_same_records_draw_the_same_bytes_and_leave_numpy_global_state_alone
 
 
 def test_largest_restricted_problem_is_read_from_the_history(tmp_path):
-    rec = {"dataset": "d", "method": "ssmk", "status": "optimal",
-           "history": [{"problem_rows": 10, "problem_columns": c} for c in (1, 5, 3)]}
+    rec = {
+        "dataset": "d",
+        "method": "ssmk",
+        "status": "optimal",
+        "history": [{"problem_rows": 10, "problem_columns": c} for c in (1, 5, 3)],
+    }
     write_json(tmp_path / "r.json", rec)
     frame = collect_records([tmp_path / "r.json"])
     assert frame.loc[0, "max_problem_columns"] == 5 and frame.loc[0, "max_problem_rows"] == 10
@@ -232,9 +272,19 @@ def test_largest_restricted_problem_is_read_from_the_history(tmp_path):
 def test_bars_of_numbered_fields(tmp_path):
     """CGEns Fig. 5: feature_count_<j> by feature j, one bar per method (mean over splits)."""
     rows = [
-        {"dataset": "spambase", "method": m, "split": k, "status": "optimal", "param": "default",
-         "feature_count_1": k + (m == "cgens"), "feature_count_2": 3, "feature_count_10": 0, "test_error": 0.1}
-        for m in ("cgens", "adaboost") for k in range(3)
+        {
+            "dataset": "spambase",
+            "method": m,
+            "split": k,
+            "status": "optimal",
+            "param": "default",
+            "feature_count_1": k + (m == "cgens"),
+            "feature_count_2": 3,
+            "feature_count_10": 0,
+            "test_error": 0.1,
+        }
+        for m in ("cgens", "adaboost")
+        for k in range(3)
     ]
     frame = pd.DataFrame(rows + [{**rows[0], "status": "failed: x", "feature_count_1": 99}])
     drawn = draw_bars(frame, "feature_count", tmp_path / "bars", title="t")

@@ -39,14 +39,28 @@ def _table(root, name, ours, paper, failed=()):
     rows = []
     for (dataset, method), metrics in ours.items():
         n = len(next(iter(metrics.values())))
-        rows += [{"dataset": dataset, "method": method, "status": "optimal", **{m: v[i] for m, v in metrics.items()}}
-                 for i in range(n)]
+        rows += [
+            {"dataset": dataset, "method": method, "status": "optimal", **{m: v[i] for m, v in metrics.items()}}
+            for i in range(n)
+        ]
         if (dataset, method) in failed:
             rows.append({"dataset": dataset, "method": method, "status": "failed: solver", **{m: 0.0 for m in metrics}})
     metrics = sorted({m for values in ours.values() for m in values})
     reference = pd.DataFrame(
-        [{"paper": "p", "table": "T", "dataset": d, "method": m, "metric": k, "mean": v, "std": None,
-          "unit": "", "note": ""} for (d, m, k), v in paper.items()]
+        [
+            {
+                "paper": "p",
+                "table": "T",
+                "dataset": d,
+                "method": m,
+                "metric": k,
+                "mean": v,
+                "std": None,
+                "unit": "",
+                "note": "",
+            }
+            for (d, m, k), v in paper.items()
+        ]
     )
     (root / "results" / "tables").mkdir(parents=True, exist_ok=True)
     write_table(pd.DataFrame(rows), metrics, root / "results" / "tables" / name, caption=name, reference=reference)
@@ -71,8 +85,12 @@ def _item(**extra):
 
 
 def test_within_tolerance_is_reproduced_and_the_gap_is_ours_minus_the_papers(tmp_path):
-    _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.10, 0.12]}, ("d1", "m2"): {"test_error": [0.2, 0.2]}},
-           {("d1", "m1", "test_error"): 0.10, ("d1", "m2", "test_error"): 0.21})
+    _table(
+        tmp_path,
+        "tab-a",
+        {("d1", "m1"): {"test_error": [0.10, 0.12]}, ("d1", "m2"): {"test_error": [0.2, 0.2]}},
+        {("d1", "m1", "test_error"): 0.10, ("d1", "m2", "test_error"): 0.21},
+    )
     [result] = _assess_all(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02})])
     assert result.status == "reproduced (2 of 2 values within tolerance)"
     # gaps: m1 0.11 - 0.10 = +0.01, m2 0.2 - 0.21 = -0.01; both are half the tolerance, the first is kept
@@ -80,11 +98,20 @@ def test_within_tolerance_is_reproduced_and_the_gap_is_ours_minus_the_papers(tmp
 
 
 def test_a_gap_outside_tolerance_deviates_and_the_largest_is_named_with_its_row(tmp_path):
-    _table(tmp_path, "tab-a",
-           {("d1", "m1"): {"test_error": [0.10], "n_support": [100.0]},
-            ("d2", "m1"): {"test_error": [0.30], "n_support": [150.0]}},
-           {("d1", "m1", "test_error"): 0.11, ("d2", "m1", "test_error"): 0.25,
-            ("d1", "m1", "n_support"): 100.0, ("d2", "m1", "n_support"): 100.0})
+    _table(
+        tmp_path,
+        "tab-a",
+        {
+            ("d1", "m1"): {"test_error": [0.10], "n_support": [100.0]},
+            ("d2", "m1"): {"test_error": [0.30], "n_support": [150.0]},
+        },
+        {
+            ("d1", "m1", "test_error"): 0.11,
+            ("d2", "m1", "test_error"): 0.25,
+            ("d1", "m1", "n_support"): 100.0,
+            ("d2", "m1", "n_support"): 100.0,
+        },
+    )
     [result] = _assess_all(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02, "n_support": "25%"})])
     assert result.status == "deviates (2 of 4 values within tolerance)"
     # d2: test_error +0.05 is 2.5 tolerances, n_support +50% is 2 tolerances: the error is the largest
@@ -98,19 +125,39 @@ def test_not_reproduced_means_every_listed_reading_run_and_none_gives_the_item(t
     are then counted as "not reproduced". Otherwise a value outside tolerance leaves the item "deviates"."""
     # d1 within tolerance; d2 and d3 outside; with the paper's 5 runs d2 (0.15 vs 0.10 +- 0.05) is within noise
     ours = {("d1", "m1"): [0.10] * 5, ("d2", "m1"): [0.11, 0.19, 0.15, 0.13, 0.17], ("d3", "m1"): [0.5] * 5}
-    rows = [{"dataset": d, "method": m, "status": "optimal", "test_error": v} for (d, m), vs in ours.items() for v in vs]
-    reference = pd.DataFrame([{"paper": "p", "table": "T", "dataset": d, "method": "m1", "metric": "test_error",
-                               "mean": 0.10, "std": 0.05, "unit": "", "note": ""} for d in ("d1", "d2", "d3")])
+    rows = [
+        {"dataset": d, "method": m, "status": "optimal", "test_error": v} for (d, m), vs in ours.items() for v in vs
+    ]
+    reference = pd.DataFrame(
+        [
+            {
+                "paper": "p",
+                "table": "T",
+                "dataset": d,
+                "method": "m1",
+                "metric": "test_error",
+                "mean": 0.10,
+                "std": 0.05,
+                "unit": "",
+                "note": "",
+            }
+            for d in ("d1", "d2", "d3")
+        ]
+    )
     (tmp_path / "results" / "tables").mkdir(parents=True)
-    write_table(pd.DataFrame(rows), ["test_error"], tmp_path / "results" / "tables" / "tab-a", caption="A",
-                reference=reference)
+    write_table(
+        pd.DataFrame(rows), ["test_error"], tmp_path / "results" / "tables" / "tab-a", caption="A", reference=reference
+    )
     [alone] = _assess_all(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02})])
     assert alone.status == "deviates (1 of 3 values within tolerance)" and not alone.not_reproduced
     assert [a.kind for a in alone.attributions] == ["unexplained", "unexplained"]
     readings = [{"reading": "the primary", "tables": ["tab-a"]}, {"reading": "another", "tables": ["tab-c"]}]
     config = {**CONFIG, "tables": {**CONFIG["tables"], "tab-c": {"experiment": "exp-a", "metrics": ["test_error"]}}}
-    _, [entry] = load_catalogue(_catalogue(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02},
-                                                            readings=readings)]), config, tmp_path)
+    _, [entry] = load_catalogue(
+        _catalogue(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02}, readings=readings)]),
+        config,
+        tmp_path,
+    )
     assert assess(entry, tmp_path).status.startswith("deviates")  # tab-c not run: not every reading was
     (tmp_path / "results" / "tables" / "tab-c.csv").write_text("dataset,method,metric,ours_mean\n")
     ran = assess(entry, tmp_path)
@@ -124,36 +171,58 @@ def test_not_reproduced_means_every_listed_reading_run_and_none_gives_the_item(t
 
 
 def test_fit_seconds_never_decide_when_not_compared(tmp_path):
-    _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.1], "fit_seconds": [500.0]}},
-           {("d1", "m1", "test_error"): 0.1, ("d1", "m1", "fit_seconds"): 1.0})
+    _table(
+        tmp_path,
+        "tab-a",
+        {("d1", "m1"): {"test_error": [0.1], "fit_seconds": [500.0]}},
+        {("d1", "m1", "test_error"): 0.1, ("d1", "m1", "fit_seconds"): 1.0},
+    )
     [result] = _assess_all(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02})])
     assert result.status.startswith("reproduced (1 of 1")
 
 
 def test_a_published_value_without_ours_is_incomplete(tmp_path):
-    _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.1]}},
-           {("d1", "m1", "test_error"): 0.1, ("hiv", "m1", "test_error"): 0.3})
+    _table(
+        tmp_path,
+        "tab-a",
+        {("d1", "m1"): {"test_error": [0.1]}},
+        {("d1", "m1", "test_error"): 0.1, ("hiv", "m1", "test_error"): 0.3},
+    )
     [result] = _assess_all(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02})])
     assert result.status == "incomplete (1 of 2 values within tolerance)"
     assert "no value of ours for 1: hiv / m1 / test_error" in result.gap
 
 
 def test_rows_select_datasets_and_methods_by_glob(tmp_path):
-    _table(tmp_path, "tab-a",
-           {("d1", "l2-a"): {"test_error": [0.1]}, ("d1", "l1-a"): {"test_error": [0.5]},
-            ("d2", "l2-a"): {"test_error": [0.9]}},
-           {("d1", "l2-a", "test_error"): 0.1, ("d1", "l1-a", "test_error"): 0.1, ("d2", "l2-a", "test_error"): 0.1})
-    items = [_item(item="top", tables=["tab-a"], rows={"methods": ["l2-*"], "datasets": ["d1"]},
-                   compare={"test_error": 0.02}),
-             _item(item="bottom", tables=["tab-a"], rows={"methods": ["l1-*"]}, compare={"test_error": 0.02})]
+    _table(
+        tmp_path,
+        "tab-a",
+        {
+            ("d1", "l2-a"): {"test_error": [0.1]},
+            ("d1", "l1-a"): {"test_error": [0.5]},
+            ("d2", "l2-a"): {"test_error": [0.9]},
+        },
+        {("d1", "l2-a", "test_error"): 0.1, ("d1", "l1-a", "test_error"): 0.1, ("d2", "l2-a", "test_error"): 0.1},
+    )
+    items = [
+        _item(
+            item="top", tables=["tab-a"], rows={"methods": ["l2-*"], "datasets": ["d1"]}, compare={"test_error": 0.02}
+        ),
+        _item(item="bottom", tables=["tab-a"], rows={"methods": ["l1-*"]}, compare={"test_error": 0.02}),
+    ]
     top, bottom = _assess_all(tmp_path, items)
     assert top.status == "reproduced (1 of 1 values within tolerance)"
     assert bottom.status == "deviates (0 of 1 values within tolerance)" and "d1 / l1-a" in bottom.gap
 
 
 def test_failed_runs_are_counted_in_the_status(tmp_path):
-    _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.1, 0.1]}}, {("d1", "m1", "test_error"): 0.1},
-           failed=[("d1", "m1")])
+    _table(
+        tmp_path,
+        "tab-a",
+        {("d1", "m1"): {"test_error": [0.1, 0.1]}},
+        {("d1", "m1", "test_error"): 0.1},
+        failed=[("d1", "m1")],
+    )
     [result] = _assess_all(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02})])
     assert result.status == "reproduced (1 of 1 values within tolerance; 1 failed runs)"
 
@@ -189,14 +258,20 @@ def test_an_existing_figure_is_drawn_and_compared_visually(tmp_path):
 def test_reasons_give_their_status_and_no_command(tmp_path):
     items = [_item(item=f"Table {i}", reason=reason) for i, reason in enumerate(REASONS)]
     statuses = [a.status for a in _assess_all(tmp_path, items)]
-    assert statuses == ["not reproducible (data not public)", "not reproducible (features not available)",
-                        "not configured yet"]
+    assert statuses == [
+        "not reproducible (data not public)",
+        "not reproducible (features not available)",
+        "not configured yet",
+    ]
 
 
 def test_script_entries_check_their_outputs_and_quote_their_command(tmp_path):
     (tmp_path / "benchmarks").mkdir()
     (tmp_path / "benchmarks" / "speed.py").write_text("")
-    script = {"command": "python benchmarks/speed.py --json results/bench/speed.json", "outputs": ["results/bench/speed.json"]}
+    script = {
+        "command": "python benchmarks/speed.py --json results/bench/speed.json",
+        "outputs": ["results/bench/speed.json"],
+    }
     _, [entry] = load_catalogue(_catalogue(tmp_path, [_item(item="Figure 4", script=script)]), CONFIG, tmp_path)
     assert assess(entry, tmp_path).status == "not run yet"
     assert entry.rebuild == script["command"]
@@ -207,8 +282,10 @@ def test_script_entries_check_their_outputs_and_quote_their_command(tmp_path):
 
 def test_markdown_lists_every_entry_by_paper_with_its_rebuild_command(tmp_path):
     _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.5]}}, {("d1", "m1", "test_error"): 0.1})
-    items = [_item(tables=["tab-a"], compare={"test_error": 0.02}, note="one seed"),
-             {"paper": "pb", "item": "Table 9", "shows": "a | b", "reason": "data not public"}]
+    items = [
+        _item(tables=["tab-a"], compare={"test_error": 0.02}, note="one seed"),
+        {"paper": "pb", "item": "Table 9", "shows": "a | b", "reason": "data not public"},
+    ]
     text = build_reproduction(CONFIG, _catalogue(tmp_path, items), root=tmp_path, command="mkbench report X")
     assert "Generated by `mkbench report X`" in text
     assert "## pa: A. Author, Paper A" in text and "## pb: B. Author, Paper B" in text
@@ -226,7 +303,10 @@ def test_markdown_lists_every_entry_by_paper_with_its_rebuild_command(tmp_path):
 @pytest.mark.parametrize(
     "item, message",
     [
-        (_item(tables=["tab-z"], compare={"test_error": 0.02}), "unknown table 'tab-z'; tables of the config: tab-a, tab-b"),
+        (
+            _item(tables=["tab-z"], compare={"test_error": 0.02}),
+            "unknown table 'tab-z'; tables of the config: tab-a, tab-b",
+        ),
         (_item(figures=["fig-z"]), "unknown figure 'fig-z'; figures of the config: fig-a"),
         (_item(paper="pz", reason="data not public"), "unknown paper 'pz'; papers: pa, pb"),
         (_item(), "give either targets (tables, figures or script) or a reason"),
@@ -235,9 +315,14 @@ def test_markdown_lists_every_entry_by_paper_with_its_rebuild_command(tmp_path):
         (_item(figures=["fig-a"], compare={"test_error": 0.02}), "tables and compare go together"),
         (_item(figures=["fig-a"], rows={"datasets": ["d1"]}), "rows selects rows of tables"),
         (_item(tables=["tab-a"], compare={"test_mse": 0.02}), "compare metric 'test_mse' is in none of its tables"),
-        (_item(tables=["tab-b"], compare={"test_mse": 0.02}), "table 'tab-b' is drawn from an experiment of paper 'pb'"),
-        (_item(script={"command": "python benchmarks/nope.py", "outputs": ["x.json"]}),
-         "benchmark script 'benchmarks/nope.py' does not exist"),
+        (
+            _item(tables=["tab-b"], compare={"test_mse": 0.02}),
+            "table 'tab-b' is drawn from an experiment of paper 'pb'",
+        ),
+        (
+            _item(script={"command": "python benchmarks/nope.py", "outputs": ["x.json"]}),
+            "benchmark script 'benchmarks/nope.py' does not exist",
+        ),
         # structural problems, found by the schema: the entry and key are named
         ({"paper": "pa", "item": "Table 1", "reason": "data not public"}, "at items/0: 'shows' is a required property"),
         (_item(reason="lost"), "at items/0/reason: 'lost' is not one of"),
@@ -254,8 +339,12 @@ def test_bad_entries_are_named_with_the_problem(tmp_path, item, message):
 
 
 def test_every_problem_is_reported_at_once_and_duplicates_are_named(tmp_path):
-    items = [_item(tables=["tab-z"], compare={"test_error": 0.02}), _item(item="Figure 1", figures=["fig-z"]),
-             _item(item="Table 2", reason="data not public"), _item(item="Table 2", reason="data not public")]
+    items = [
+        _item(tables=["tab-z"], compare={"test_error": 0.02}),
+        _item(item="Figure 1", figures=["fig-z"]),
+        _item(item="Table 2", reason="data not public"),
+        _item(item="Table 2", reason="data not public"),
+    ]
     with pytest.raises(ConfigError) as info:
         load_catalogue(_catalogue(tmp_path, items), CONFIG, tmp_path)
     text = str(info.value)
@@ -273,9 +362,13 @@ def test_missing_and_unparsable_catalogues(tmp_path):
 
 
 def test_a_compared_metric_without_published_values_is_an_error(tmp_path):
-    _table(tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.1], "n_support": [10.0]}}, {("d1", "m1", "test_error"): 0.1})
+    _table(
+        tmp_path, "tab-a", {("d1", "m1"): {"test_error": [0.1], "n_support": [10.0]}}, {("d1", "m1", "test_error"): 0.1}
+    )
     _, [entry] = load_catalogue(
-        _catalogue(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02, "n_support": "25%"})]), CONFIG, tmp_path
+        _catalogue(tmp_path, [_item(tables=["tab-a"], compare={"test_error": 0.02, "n_support": "25%"})]),
+        CONFIG,
+        tmp_path,
     )
     with pytest.raises(ConfigError, match="no published value of 'n_support' in the selected rows of tab-a"):
         assess(entry, tmp_path)
@@ -326,24 +419,41 @@ def test_cli_writes_the_reproduction_without_rebuilding_tables(tmp_path, monkeyp
     experiment = config["tables"][name]["experiment"]
     monkeypatch.chdir(tmp_path)
     _table(tmp_path, name, {("d1", "m1"): {"test_mse": [3.0]}}, {("d1", "m1", "test_mse"): 3.0})
-    catalogue = _catalogue(tmp_path, [{"paper": "pa", "item": "Table 1", "shows": "x", "tables": [name],
-                                       "compare": {"test_mse": "10%"}}])
+    catalogue = _catalogue(
+        tmp_path, [{"paper": "pa", "item": "Table 1", "shows": "x", "tables": [name], "compare": {"test_mse": "10%"}}]
+    )
     assert config["experiments"][experiment].get("paper") is None  # smoke experiments belong to no paper
-    args = ["report", "--config", str(ROOT / "config" / "smoke.yaml"), "--catalogue", str(catalogue),
-            "--reproduction", "REPRODUCTION.md"]
+    args = [
+        "report",
+        "--config",
+        str(ROOT / "config" / "smoke.yaml"),
+        "--catalogue",
+        str(catalogue),
+        "--reproduction",
+        "REPRODUCTION.md",
+    ]
     assert main(args) == 0, capsys.readouterr().err
     assert capsys.readouterr().out.strip() == "REPRODUCTION.md"
     text = (tmp_path / "REPRODUCTION.md").read_text()
     assert "reproduced (1 of 1 values within tolerance)" in text
-    assert f"mkbench report --config {ROOT / 'config' / 'smoke.yaml'} --reproduction REPRODUCTION.md --catalogue" in text
+    assert (
+        f"mkbench report --config {ROOT / 'config' / 'smoke.yaml'} --reproduction REPRODUCTION.md --catalogue" in text
+    )
     assert not (tmp_path / "results" / "runs").exists()  # no records needed: no table was rebuilt
 
 
 def test_cli_names_a_bad_catalogue_without_a_traceback(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     catalogue = _catalogue(tmp_path, [_item(tables=["cgboost-table1"], compare={"test_error": 0.02})])
-    args = ["report", "--config", str(ROOT / "config" / "smoke.yaml"), "--catalogue", str(catalogue),
-            "--reproduction", "REPRODUCTION.md"]
+    args = [
+        "report",
+        "--config",
+        str(ROOT / "config" / "smoke.yaml"),
+        "--catalogue",
+        str(catalogue),
+        "--reproduction",
+        "REPRODUCTION.md",
+    ]
     assert main(args) == 2
     err = capsys.readouterr().err
     assert "unknown table 'cgboost-table1'" in err and "Traceback" not in err
@@ -382,8 +492,13 @@ def test_every_caption_names_the_config_caption_and_protocol(configfile, tmp_pat
         for name, spec in config[kind].items():
             md = tmp_path / f"{name}.md"
             md.write_text(f"{spec['caption']}\n\n| dataset | ours |\n|:--|--:|\n| d1 | 0.5 |\n")
-            html_text = _render("caption.rst", config=config, rule=rule, wildcards=SimpleNamespace(**{rule: name}),
-                                output=SimpleNamespace(md=str(md)))
+            html_text = _render(
+                "caption.rst",
+                config=config,
+                rule=rule,
+                wildcards=SimpleNamespace(**{rule: name}),
+                output=SimpleNamespace(md=str(md)),
+            )
             experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
             protocol = config["experiments"][experiments[0]]["protocol"]
             assert spec["caption"].split(":")[0] in html.unescape(html_text)

@@ -83,11 +83,17 @@ def test_a_deleted_record_is_fitted_again_and_its_table_redrawn(ran):
 @pytest.mark.parametrize(
     "old, new, message",
     [
-        ("search: pattern, max_evals: 8", "search: pattern, max_evalz: 8",
-         "at experiments/smoke-regression/methods/svr/params: method 'svr' has no parameter(s) max_evalz; "
-         "valid parameters: epsilon, max_evals, min_improvement, min_step, n_jobs,"),
-        ("cv3: {name: kfold, n_folds: 3}", "cv3: {name: kfold, n_fold: 3}",
-         "at protocols/cv3: protocol 'kfold' has no parameter(s) n_fold; its parameters: n_folds, shuffle, stratify"),
+        (
+            "search: pattern, max_evals: 8",
+            "search: pattern, max_evalz: 8",
+            "at experiments/smoke-regression/methods/svr/params: method 'svr' has no parameter(s) max_evalz; "
+            "valid parameters: epsilon, max_evals, min_improvement, min_step, n_jobs,",
+        ),
+        (
+            "cv3: {name: kfold, n_folds: 3}",
+            "cv3: {name: kfold, n_fold: 3}",
+            "at protocols/cv3: protocol 'kfold' has no parameter(s) n_fold; its parameters: n_folds, shuffle, stratify",
+        ),
     ],
     ids=["method-parameter", "protocol-parameter"],
 )

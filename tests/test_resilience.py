@@ -43,8 +43,7 @@ def _smoke_subset(path, methods):
     """Write the smoke config restricted to ``methods`` ({experiment: [method, ...]}) and their tables."""
     config = yaml.safe_load((ROOT / "config" / "smoke.yaml").read_text())
     config["experiments"] = {
-        name: {**config["experiments"][name],
-               "methods": {m: config["experiments"][name]["methods"][m] for m in keep}}
+        name: {**config["experiments"][name], "methods": {m: config["experiments"][name]["methods"][m] for m in keep}}
         for name, keep in methods.items()
     }
     config["tables"] = {name: spec for name, spec in config["tables"].items() if spec["experiment"] in methods}
@@ -105,9 +104,27 @@ def test_a_failed_write_keeps_the_stale_files_of_others(tmp_path):
 #: Two experiments, two protocols (3-fold CV, stratified holdout), four methods, 10 fit jobs.
 KILL_METHODS = {"smoke-regression": ["svr", "krr"], "smoke-classification": ["svc", "cgboost-lp"]}
 #: Keys every record has; plus a test metric that depends on the task.
-RECORD_KEYS = {"experiment", "method", "param", "dataset", "protocol", "seed", "split", "estimator", "task",
-               "status", "fit_seconds", "predict_seconds", "fit_cpu_seconds", "predict_cpu_seconds", "n_train", "n_test",
-               "versions", "host", "finished"}
+RECORD_KEYS = {
+    "experiment",
+    "method",
+    "param",
+    "dataset",
+    "protocol",
+    "seed",
+    "split",
+    "estimator",
+    "task",
+    "status",
+    "fit_seconds",
+    "predict_seconds",
+    "fit_cpu_seconds",
+    "predict_cpu_seconds",
+    "n_train",
+    "n_test",
+    "versions",
+    "host",
+    "finished",
+}
 
 
 def workflow_copy(folder, methods):
@@ -126,8 +143,13 @@ def workdir(tmp_path_factory):
 
 
 def _snakemake(workdir, *args):
-    return subprocess.run([SNAKEMAKE, "--cores", "2", "--configfile", "small.yaml", *args],
-                          cwd=workdir, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [SNAKEMAKE, "--cores", "2", "--configfile", "small.yaml", *args],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def _records(workdir):
@@ -163,8 +185,13 @@ def _mid_fit(workdir):
     fit_logs = workdir / "results" / "logs" / "fit"
     output = (workdir / "killed-run.log").read_text()
     started = [workdir / path for path in re.findall(r"^    log: (\S+)$", output, flags=re.M)]
-    running = [log for log in started if log.is_relative_to(fit_logs) and log.exists()
-               and not (workdir / "results" / "runs" / log.relative_to(fit_logs)).with_suffix(".json").exists()]
+    running = [
+        log
+        for log in started
+        if log.is_relative_to(fit_logs)
+        and log.exists()
+        and not (workdir / "results" / "runs" / log.relative_to(fit_logs)).with_suffix(".json").exists()
+    ]
     return _first_record(workdir) and bool(running) and all(log.exists() for log in started)
 
 
@@ -176,9 +203,14 @@ def _run_and_kill(workdir, sig, ready=_first_record):
     with open(workdir / "killed-run.log", "w") as log:
         # SIGINT at its default in the workflow, as in a terminal's foreground job, even when the tests
         # run in the background of a non-interactive shell, which starts them with SIGINT ignored.
-        proc = subprocess.Popen([SNAKEMAKE, "--cores", "2", "--configfile", "small.yaml"], cwd=workdir,
-                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        proc = subprocess.Popen(
+            [SNAKEMAKE, "--cores", "2", "--configfile", "small.yaml"],
+            cwd=workdir,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
     try:
         deadline = time.monotonic() + 300
         while not ready(workdir):
@@ -208,8 +240,14 @@ def _check_record(path, job, workdir):
     metric = "test_mse" if record.get("task") == "regression" else "test_error"
     missing = RECORD_KEYS - set(record)
     assert not missing and metric in record, f"{path.relative_to(workdir)} lacks {sorted(missing)}"
-    assert (record["experiment"], record["method"], record["param"], record["dataset"], record["seed"],
-            record["split"]) == (job.experiment, job.method, job.param, job.dataset, job.seed, job.split)
+    assert (
+        record["experiment"],
+        record["method"],
+        record["param"],
+        record["dataset"],
+        record["seed"],
+        record["split"],
+    ) == (job.experiment, job.method, job.param, job.dataset, job.seed, job.split)
     assert record["status"] in ("optimal", "max_iter") and math.isfinite(record[metric])
 
 
@@ -254,8 +292,16 @@ def test_workflow_killed_during_fit_jobs_resumes_to_complete_records(sig, workdi
 
 
 #: What Snakemake says of a job, or of the run, that failed: none of it in a run that only Ctrl-C stopped.
-FAILURE_WORDS = ("Error in rule", "RuleException", "CalledProcessError", "died with", "Traceback",
-                 "KeyboardInterrupt", "WorkflowError", "did not complete successfully")
+FAILURE_WORDS = (
+    "Error in rule",
+    "RuleException",
+    "CalledProcessError",
+    "died with",
+    "Traceback",
+    "KeyboardInterrupt",
+    "WorkflowError",
+    "did not complete successfully",
+)
 
 
 @pytest.mark.slow
@@ -266,12 +312,15 @@ def test_ctrl_c_says_once_that_the_same_command_resumes_and_it_does(workdir):
     code, n_at_kill = _run_and_kill(workdir, signal.SIGINT, ready=_mid_fit)
     console = (workdir / "killed-run.log").read_text()
     assert code != 0 and 0 < n_at_kill < len(jobs), console[-3000:]
-    stopped = [log for log in (workdir / "results" / "logs" / "fit").rglob("*.log")
-               if log.read_text().splitlines()[-1:] == [RESUME]]
+    stopped = [
+        log
+        for log in (workdir / "results" / "logs" / "fit").rglob("*.log")
+        if log.read_text().splitlines()[-1:] == [RESUME]
+    ]
     assert stopped, f"Ctrl-C stopped no fit job: {console[-3000:]}"  # or the test would show nothing
     assert console.count(RESUME) == 1, console[-3000:]
     assert not [word for word in FAILURE_WORDS if word in console], console[-3000:]  # nothing failed before it
-    assert "Terminating processes on user request" in console[console.index(RESUME):]  # Snakemake stopped as ever
+    assert "Terminating processes on user request" in console[console.index(RESUME) :]  # Snakemake stopped as ever
 
     rerun = _snakemake(workdir)  # no lock left behind, no --unlock
     assert rerun.returncode == 0, rerun.stderr[-3000:]
@@ -290,8 +339,10 @@ def test_a_failing_job_still_shows_its_error(tmp_path):
     console = result.stdout + result.stderr
     assert result.returncode != 0
     assert "Error in rule fit" in console
-    assert ("error: InvalidParameterError: The 'max_evals' parameter of SelectedKernelRidge must be an int in "
-            "the range [1, inf). Got 0 instead.") in console
+    assert (
+        "error: InvalidParameterError: The 'max_evals' parameter of SelectedKernelRidge must be an int in "
+        "the range [1, inf). Got 0 instead."
+    ) in console
     assert RESUME not in console
 
 
@@ -339,9 +390,15 @@ def _without_timing(record):
 def test_same_config_twice_gives_identical_splits_and_metrics(tmp_path):
     config = _smoke_subset(tmp_path / "same.yaml", SAME_METHODS)
     # Two fresh interpreters with different string hashing, so that no set or dict order can hide.
-    runs = [subprocess.Popen([sys.executable, "-c", _ONE_RUN, str(tmp_path / "same.yaml"), str(tmp_path / f"run{i}")],
-                             env={**os.environ, "PYTHONHASHSEED": str(i + 1)}, stderr=subprocess.PIPE, text=True)
-            for i in range(2)]
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _ONE_RUN, str(tmp_path / "same.yaml"), str(tmp_path / f"run{i}")],
+            env={**os.environ, "PYTHONHASHSEED": str(i + 1)},
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(2)
+    ]
     for run in runs:
         _, err = run.communicate(timeout=300)
         assert run.returncode == 0, err[-3000:]
@@ -379,7 +436,7 @@ def test_corrupted_cache_file_is_caught_by_checksum_and_fetched_again(mirror, tm
     time.sleep(0.05)  # the damage comes later than the install, by more than one file-clock tick
     stat = cached.stat()
     at = good.index(b",1.52101,") + 3  # glass.data's first line is "1,1.52101,13.64,..."
-    cached.write_bytes(good[:at] + b"9" + good[at + 1:])  # 1.52101 -> 1.92101: same size
+    cached.write_bytes(good[:at] + b"9" + good[at + 1 :])  # 1.52101 -> 1.92101: same size
     os.utime(cached, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     with pytest.warns(UserWarning, match="failed verification; moved to .*glass.data.corrupt"):
         again = load("glass", mirror=own_mirror, data_home=home)
@@ -426,8 +483,14 @@ def test_solver_failure_is_counted_in_the_table_never_averaged(diabetes, tmp_pat
     paths = []
     for split, C in enumerate([10.0, 0.5, 10.0]):  # the second split fails
         train = np.sort(np.concatenate([f for i, f in enumerate(folds) if i != split]))
-        record = experiment.run_job(diabetes, {"train": train, "test": np.sort(folds[split])}, method="svr",
-                                    estimator="svr", params={"C": C}, ids={"experiment": "e", "split": split})
+        record = experiment.run_job(
+            diabetes,
+            {"train": train, "test": np.sort(folds[split])},
+            method="svr",
+            estimator="svr",
+            params={"C": C},
+            ids={"experiment": "e", "split": split},
+        )
         paths.append(tmp_path / f"split{split}.json")
         write_json(paths[-1], record)
     records = collect_records(paths)
@@ -449,8 +512,14 @@ def test_non_optimal_status_is_counted_in_the_table(tmp_path):
     split = {"train": np.arange(80), "test": np.arange(80, 120)}
     paths = []
     for i, max_iter in enumerate([2, 200]):  # two columns cannot be optimal on 80 noisy points
-        record = experiment.run_job(data, split, method="cg", estimator="cgboost", ids={"split": i},
-                                    params={"kernels": "L,R", "penalty": "l1", "C": 1.0, "max_iter": max_iter})
+        record = experiment.run_job(
+            data,
+            split,
+            method="cg",
+            estimator="cgboost",
+            ids={"split": i},
+            params={"kernels": "L,R", "penalty": "l1", "C": 1.0, "max_iter": max_iter},
+        )
         paths.append(tmp_path / f"r{i}.json")
         write_json(paths[-1], record)
     records = collect_records(paths)

@@ -26,8 +26,11 @@ def moons():
 
 def _pipeline(gamma, C, n_components, random_state, solver="libsvm"):
     """The features, then libsvm's SVM with a linear kernel on them (free offset), or liblinear's (offset penalised)."""
-    svm = SVC(C=C, kernel="linear") if solver == "libsvm" else LinearSVC(
-        C=C, loss="hinge", dual=True, tol=1e-4, max_iter=10000, random_state=random_state)
+    svm = (
+        SVC(C=C, kernel="linear")
+        if solver == "libsvm"
+        else LinearSVC(C=C, loss="hinge", dual=True, tol=1e-4, max_iter=10000, random_state=random_state)
+    )
     return make_pipeline(RBFSampler(gamma=gamma, n_components=n_components, random_state=random_state), svm)
 
 
@@ -65,19 +68,23 @@ def test_c_and_gamma_by_cross_validation_equal_grid_search_cv(moons):
     grid = {"C": [0.1, 10.0], "gamma": [0.1, 1.0, 10.0]}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        search = StagedSearchCV("rff", params={"n_components": 200, "random_state": 0}, param_grid=grid,
-                                n_iters=None).fit(X, y)
+        search = StagedSearchCV(
+            "rff", params={"n_components": 200, "random_state": 0}, param_grid=grid, n_iters=None
+        ).fit(X, y)
         reference = GridSearchCV(
-            _pipeline(1.0, 1.0, 200, 0), {"svc__C": grid["C"], "rbfsampler__gamma": grid["gamma"]},
+            _pipeline(1.0, 1.0, 200, 0),
+            {"svc__C": grid["C"], "rbfsampler__gamma": grid["gamma"]},
             cv=StratifiedKFold(5, shuffle=True, random_state=0),
         ).fit(X, y)
-    errors = {(p["svc__C"], p["rbfsampler__gamma"]): 1.0 - score
-              for p, score in zip(reference.cv_results_["params"], reference.cv_results_["mean_test_score"],
-                                  strict=True)}
+    errors = {
+        (p["svc__C"], p["rbfsampler__gamma"]): 1.0 - score
+        for p, score in zip(reference.cv_results_["params"], reference.cv_results_["mean_test_score"], strict=True)
+    }
     expected = [errors[p["C"], p["gamma"]] for p in ParameterGrid(grid)]  # the search's order, C outermost
     np.testing.assert_allclose(search.cv_errors_[:, 0], expected, atol=1e-12)
     assert search.best_params_ == {
-        "C": reference.best_params_["svc__C"], "gamma": reference.best_params_["rbfsampler__gamma"]
+        "C": reference.best_params_["svc__C"],
+        "gamma": reference.best_params_["rbfsampler__gamma"],
     }
 
 
@@ -133,10 +140,20 @@ def test_the_searchs_refit_warns_when_the_solver_stops_short_and_the_fold_fits_d
     grid = {"C": [100.0, 1000.0]}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        StagedSearchCV("rff", params={"gamma": 1.0, "n_components": 50, "max_iter": 2, "random_state": 0},
-                       param_grid=grid, n_iters=None, cv=3).fit(X, y)
+        StagedSearchCV(
+            "rff",
+            params={"gamma": 1.0, "n_components": 50, "max_iter": 2, "random_state": 0},
+            param_grid=grid,
+            n_iters=None,
+            cv=3,
+        ).fit(X, y)
     assert [issubclass(w.category, ConvergenceWarning) for w in caught] == [True]  # the refit's; 6 fold fits silent
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
-        StagedSearchCV("rff", params={"gamma": 1.0, "n_components": 50, "random_state": 0},
-                       param_grid={"C": [0.1, 1.0]}, n_iters=None, cv=3).fit(X, y)
+        StagedSearchCV(
+            "rff",
+            params={"gamma": 1.0, "n_components": 50, "random_state": 0},
+            param_grid={"C": [0.1, 1.0]},
+            n_iters=None,
+            cv=3,
+        ).fit(X, y)

@@ -69,8 +69,9 @@ def test_gamma_scale_of_a_sparse_matrix_is_its_variance():
 
 def test_staged_search_passes_sparse_x_to_a_method_that_takes_it():
     X, y = _sparse_problem()
-    search = mk.StagedSearchCV("rff", params={"n_components": 50, "random_state": 0}, param_grid={"C": [0.1, 1.0]},
-                            n_iters=None, cv=3)
+    search = mk.StagedSearchCV(
+        "rff", params={"n_components": 50, "random_state": 0}, param_grid={"C": [0.1, 1.0]}, n_iters=None, cv=3
+    )
     dense = clone(search).fit(X, y)
     sparse = clone(search).fit(sp.csr_matrix(X), y)
     np.testing.assert_array_equal(sparse.cv_errors_, dense.cv_errors_)
@@ -81,8 +82,14 @@ def test_staged_search_passes_sparse_x_to_a_method_that_takes_it():
 @pytest.mark.parametrize(
     "estimator",
     [
-        mk.AdaBoostMHClassifier(3), mk.AdaBoostECCClassifier(3), mk.LearnerAdaBoostClassifier("stump", n_estimators=3),
-        mk.InfiniteEnsembleSVC(), mk.SSMKClassifier(), mk.SILPClassifier(), mk.SimpleMKLClassifier(), mk.MARKRegressor(max_iter=2),
+        mk.AdaBoostMHClassifier(3),
+        mk.AdaBoostECCClassifier(3),
+        mk.LearnerAdaBoostClassifier("stump", n_estimators=3),
+        mk.InfiniteEnsembleSVC(),
+        mk.SSMKClassifier(),
+        mk.SILPClassifier(),
+        mk.SimpleMKLClassifier(),
+        mk.MARKRegressor(max_iter=2),
     ],
     ids=lambda e: type(e).__name__,
 )

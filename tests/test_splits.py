@@ -161,14 +161,12 @@ def test_semisupervised_stratified_labelled_part_has_every_class():
 def test_semisupervised_too_few_labelled_for_classes():
     y = np.r_[np.zeros(110, int), np.ones(10, int)]
     with pytest.raises(ConfigError, match="n_labeled=2"):
-        make_splits("semisupervised", y=y, seed=0,
-                    n_labeled=2, n_unlabeled=50, n_test=40, n_repeats=1)
+        make_splits("semisupervised", y=y, seed=0, n_labeled=2, n_unlabeled=50, n_test=40, n_repeats=1)
 
 
 def test_semisupervised_too_large():
     with pytest.raises(ConfigError, match="only 120"):
-        make_splits("semisupervised", y=Y, seed=0,
-                    n_labeled=10, n_unlabeled=100, n_test=20, n_repeats=1)
+        make_splits("semisupervised", y=Y, seed=0, n_labeled=10, n_unlabeled=100, n_test=20, n_repeats=1)
 
 
 def _predefined(count):
@@ -199,8 +197,7 @@ def test_raetsch_too_few_predefined_draws_random_splits_of_the_same_sizes():
 
 def test_raetsch_predefined_size_mismatch():
     with pytest.raises(ConfigError, match="predefined split 0 has 40 training"):
-        make_splits("raetsch", y=Y, seed=0,
-                    n_train=50, n_test=70, n_repeats=1, predefined=_predefined(1))
+        make_splits("raetsch", y=Y, seed=0, n_train=50, n_test=70, n_repeats=1, predefined=_predefined(1))
 
 
 def test_raetsch_random_sizes():
@@ -227,7 +224,9 @@ def test_official_draws_per_class_from_the_training_part_and_keeps_the_test_part
     """CGEns §VI-B on MNIST: 1000 per class from the official training set, the official test set."""
     y = np.repeat(["a", "b", "c"], [10, 7, 5])
     train_idx, test_idx = np.arange(0, 22, 2), np.arange(1, 22, 2)  # even rows train, odd rows test
-    splits = make_splits("official", y=y, seed=3, train_idx=train_idx, test_idx=test_idx, train_per_class=2, n_repeats=4)
+    splits = make_splits(
+        "official", y=y, seed=3, train_idx=train_idx, test_idx=test_idx, train_per_class=2, n_repeats=4
+    )
     assert len(splits) == 4
     for split in splits:
         np.testing.assert_array_equal(split["test"], test_idx)

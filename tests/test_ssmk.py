@@ -192,7 +192,8 @@ def test_cross_validated_ssmk_record_has_the_fields_of_the_tables_and_figures(tm
         assert row[f"{part}_error"] == pytest.approx(np.mean(direct.predict(Z[split[part]]) != y[split[part]]))
     assert (row["n_iter"], row["n_lps"]) == (direct.n_iter_, direct.n_lps_)
     assert (row["columns_linear"], row["columns_rbf"]) == (
-        direct.n_columns_by_kernel_["linear"], direct.n_columns_by_kernel_["rbf"]
+        direct.n_columns_by_kernel_["linear"],
+        direct.n_columns_by_kernel_["rbf"],
     )
     assert row["n_support"] == direct.n_support_ and row["cg_status"] == "optimal"
     assert row["max_problem_rows"] == 40

@@ -45,8 +45,10 @@ def test_a_ratio_lets_later_kernels_in_earlier_and_keeps_the_optimum(data):
 def test_ratio_zero_is_the_plain_stratified_rule(data):
     X, y = data
     default = column_generation(
-        QPMaster(y, 1.0, alpha_sign="free"), KernelOracle(KernelColumns(X, KERNELS), strategy="stratified"),
-        tol=1e-7, max_iter=2000,
+        QPMaster(y, 1.0, alpha_sign="free"),
+        KernelOracle(KernelColumns(X, KERNELS), strategy="stratified"),
+        tol=1e-7,
+        max_iter=2000,
     )
     assert _run(X, y, 0.0).choices == default.choices
 
@@ -54,9 +56,12 @@ def test_ratio_zero_is_the_plain_stratified_rule(data):
 def test_the_full_scan_ignores_the_ratio(data):
     X, y = data
     runs = [
-        column_generation(QPMaster(y, 1.0, alpha_sign="free"),
-                          KernelOracle(KernelColumns(X, KERNELS), strategy="full", stratify_ratio=r),
-                          tol=1e-7, max_iter=2000)
+        column_generation(
+            QPMaster(y, 1.0, alpha_sign="free"),
+            KernelOracle(KernelColumns(X, KERNELS), strategy="full", stratify_ratio=r),
+            tol=1e-7,
+            max_iter=2000,
+        )
         for r in (0.0, 0.5)
     ]
     assert runs[0].choices == runs[1].choices
@@ -71,8 +76,17 @@ def test_bad_ratios_are_refused(data, bad):
 
 def test_the_classifier_passes_it_through(data):
     X, y = data
-    common = {"kernels": "L,Q,R", "penalty": "l2", "positive": False, "strategy": "stratified",
-              "columns_per_iteration": 1, "scaling": None, "normalize_kernels": False, "C": 1.0, "solver": "clarabel"}
+    common = {
+        "kernels": "L,Q,R",
+        "penalty": "l2",
+        "positive": False,
+        "strategy": "stratified",
+        "columns_per_iteration": 1,
+        "scaling": None,
+        "normalize_kernels": False,
+        "C": 1.0,
+        "solver": "clarabel",
+    }
     plain = CGBoostClassifier(**common).fit(X, y)
     thresholded = CGBoostClassifier(stratify_ratio=0.5, **common).fit(X, y)
     assert CGBoostClassifier().get_params()["stratify_ratio"] == 0.0

@@ -11,8 +11,14 @@ from mkbench.harness.datasets import Dataset
 @pytest.fixture(scope="module")
 def cancer():
     X, y = load_breast_cancer(return_X_y=True)
-    return Dataset("sk-breast-cancer", X, np.where(y == 1, "benign", "malignant"),
-                   [f"x{i}" for i in range(X.shape[1])], "binary", {})
+    return Dataset(
+        "sk-breast-cancer",
+        X,
+        np.where(y == 1, "benign", "malignant"),
+        [f"x{i}" for i in range(X.shape[1])],
+        "binary",
+        {},
+    )
 
 
 def _split(n):
@@ -22,10 +28,24 @@ def _split(n):
 
 @pytest.mark.parametrize("kernels, scaling", [("L,Q,R", "range"), ("L+R", None), ("Q", "standard")])
 def test_cached_columns_score_as_predict_does(cancer, monkeypatch, kernels, scaling):
-    params = {"kernels": kernels, "penalty": "l2", "positive": False, "C": 0.1, "scaling": scaling,
-              "strategy": "stratified", "columns_per_iteration": 1, "max_iter": 40, "solver": "clarabel"}
-    run = dict(method="cg", estimator="cgboost", params=params, trace=("validation", "test", "train"),
-               preprocess="standardize" if scaling is None else "none")
+    params = {
+        "kernels": kernels,
+        "penalty": "l2",
+        "positive": False,
+        "C": 0.1,
+        "scaling": scaling,
+        "strategy": "stratified",
+        "columns_per_iteration": 1,
+        "max_iter": 40,
+        "solver": "clarabel",
+    }
+    run = dict(
+        method="cg",
+        estimator="cgboost",
+        params=params,
+        trace=("validation", "test", "train"),
+        preprocess="standardize" if scaling is None else "none",
+    )
     cached = experiment.run_job(cancer, _split(len(cancer.y)), **run)
     monkeypatch.setattr(experiment._ColumnCache, "predict", lambda self, model, part: None)
     direct = experiment.run_job(cancer, _split(len(cancer.y)), **run)
@@ -34,7 +54,7 @@ def test_cached_columns_score_as_predict_does(cancer, monkeypatch, kernels, scal
     for mine, theirs in zip(cached["history"], direct["history"], strict=True):
         assert {k: mine[k] for k in names} == pytest.approx({k: theirs[k] for k in names}, abs=1e-12)
     last = cached["history"][-1]
-    used = {k[len("used_"):]: v for k, v in last.items() if k.startswith("used_")}
+    used = {k[len("used_") :]: v for k, v in last.items() if k.startswith("used_")}
     assert used and all(last[f"used_{kernel}"] == cached[f"columns_{kernel}"] for kernel in used)
     assert cached["test_error"] == pytest.approx(last["test_error"])
 

@@ -39,9 +39,7 @@ CLASSIFIERS = {
     "adaboost-mh": (AdaBoostMHClassifier(20), EXACT),
     "adaboost-ecc": (AdaBoostECCClassifier(20, random_state=0), EXACT),
     "adaboost-stumps": (LearnerAdaBoostClassifier("stump", n_estimators=10, random_state=0), EXACT),
-    "adaboost-perceptrons": (
-        LearnerAdaBoostClassifier(n_estimators=10, n_candidates=50, random_state=0), EXACT
-    ),
+    "adaboost-perceptrons": (LearnerAdaBoostClassifier(n_estimators=10, n_candidates=50, random_state=0), EXACT),
     "silp": (SILPClassifier(KERNELS, svm_tol=1e-8, tol=1e-6), TIGHT_SVM),
     "simplemkl": (SimpleMKLClassifier(KERNELS, svm_tol=1e-8, tol=1e-6), TIGHT_SVM),
     "silp-defaults": (SILPClassifier(svm_tol=1e-8, tol=1e-6), TIGHT_SVM),  # range scaling, 'auto' grid, C = sum(w)
@@ -147,7 +145,9 @@ def test_selection_weighs_the_validation_loss(weighted):
     svr = SelectedSVR(search="grid", param_grid={"C": [3.0], "gamma": [0.1]}, random_state=0)
     svr.fit(X_reg, y_reg, sample_weight=weights)
     rows = svr.validation_indices_
-    unweighted = mean_squared_error(y_reg[rows], SelectedSVR(**svr.get_params()).fit(X_reg[weights > 0], y_reg[weights > 0]).predict(X_reg[rows]))
+    unweighted = mean_squared_error(
+        y_reg[rows], SelectedSVR(**svr.get_params()).fit(X_reg[weights > 0], y_reg[weights > 0]).predict(X_reg[rows])
+    )
     assert svr.best_score_ != pytest.approx(unweighted)  # the weighted loss, not the plain one
 
 
@@ -155,7 +155,9 @@ def test_staged_search_splits_the_weights(weighted):
     X, y, _, _, weights, X_new = weighted
     search = StagedSearchCV("adaboost-mh", n_iters=[3, 10], cv=3).fit(X, y, sample_weight=weights)
     present = weights > 0
-    dropped = StagedSearchCV("adaboost-mh", n_iters=[3, 10], cv=3).fit(X[present], y[present], sample_weight=weights[present])
+    dropped = StagedSearchCV("adaboost-mh", n_iters=[3, 10], cv=3).fit(
+        X[present], y[present], sample_weight=weights[present]
+    )
     np.testing.assert_array_equal(search.cv_errors_, dropped.cv_errors_)
     np.testing.assert_array_equal(search.decision_function(X_new), dropped.decision_function(X_new))
     refit = AdaBoostMHClassifier(search.best_params_["n_estimators"]).fit(X, y, sample_weight=weights)
@@ -165,10 +167,18 @@ def test_staged_search_splits_the_weights(weighted):
 
 
 ALL_WEIGHTED = [
-    AdaBoostMHClassifier(5), AdaBoostECCClassifier(5, random_state=0), LearnerAdaBoostClassifier("stump", n_estimators=3),
-    SILPClassifier(KERNELS), SimpleMKLClassifier(KERNELS), RFFClassifier(n_components=20), InfiniteEnsembleSVC(),
-    SelectedSVC(max_evals=3), SelectedSVR(max_evals=3), SelectedKernelRidge(max_evals=3),
-    SelectedKernelColumnRidge(max_evals=3), KernelColumnRidge(),
+    AdaBoostMHClassifier(5),
+    AdaBoostECCClassifier(5, random_state=0),
+    LearnerAdaBoostClassifier("stump", n_estimators=3),
+    SILPClassifier(KERNELS),
+    SimpleMKLClassifier(KERNELS),
+    RFFClassifier(n_components=20),
+    InfiniteEnsembleSVC(),
+    SelectedSVC(max_evals=3),
+    SelectedSVR(max_evals=3),
+    SelectedKernelRidge(max_evals=3),
+    SelectedKernelColumnRidge(max_evals=3),
+    KernelColumnRidge(),
 ]
 
 
@@ -192,7 +202,9 @@ def test_bad_weights_name_sample_weight(weighted, estimator):
 )
 def test_estimators_that_cannot_weigh_their_loss_refuse_weights(weighted, estimator, alternative):
     X, y, *_ = weighted
-    with pytest.raises(TypeError, match=rf"{type(estimator).__name__}.fit does not take sample_weight: .*{alternative}"):
+    with pytest.raises(
+        TypeError, match=rf"{type(estimator).__name__}.fit does not take sample_weight: .*{alternative}"
+    ):
         clone(estimator).fit(X, y, sample_weight=np.ones(80))
     with pytest.raises(TypeError, match="got unexpected keyword argument"):
         clone(estimator).fit(X, y, weights=np.ones(80))

@@ -18,7 +18,10 @@ SNAKEMAKE = shutil.which("snakemake") or str(Path(sys.executable).with_name("sna
 def _dry_run(*args, cwd=ROOT):
     return subprocess.run(
         [SNAKEMAKE, "-n", "--cores", "8", "--quiet", "rules", *args],
-        cwd=cwd, capture_output=True, text=True, timeout=300,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -42,17 +45,24 @@ def test_config_typo_stops_the_workflow_with_the_key_named(tmp_path):
     assert "at protocols/cv3: 'name' is a required property" in result.stdout + result.stderr
 
 
-@pytest.mark.parametrize(("target", "kind"), [("results/tables/no-such-table.md", "table"),
-                                              ("results/figures/no-such-figure.png", "figure")])
+@pytest.mark.parametrize(
+    ("target", "kind"), [("results/tables/no-such-table.md", "table"), ("results/figures/no-such-figure.png", "figure")]
+)
 def test_unknown_target_lists_the_known_ones(target, kind):
     result = subprocess.run(  # the target first: --quiet and --configfile take several values
         [SNAKEMAKE, "-n", target, "--cores", "1", "--configfile", "config/smoke.yaml"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     output = result.stdout + result.stderr
     assert result.returncode != 0
     known = load_config(ROOT / "config" / "smoke.yaml")[f"{kind}s"]
-    assert f"no {kind} '{target.split('/')[-1].rsplit('.', 1)[0]}' in the config; known {kind}s: {', '.join(known)}" in output
+    assert (
+        f"no {kind} '{target.split('/')[-1].rsplit('.', 1)[0]}' in the config; known {kind}s: {', '.join(known)}"
+        in output
+    )
     assert f"mkbench list {kind}s" in output
 
 
@@ -66,7 +76,10 @@ def test_timing_samples_one_job_per_method_and_data_set_and_prices_the_experimen
     experiment = "smoke-regression"  # 2 methods on one data set, 3 folds each
     result = subprocess.run(  # the target first: --configfile takes several values
         [SNAKEMAKE, f"results/timing/{experiment}.csv", "--cores", "2", "--configfile", "config/smoke.yaml"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     samples = pd.read_csv(tmp_path / "results" / "timing" / f"{experiment}.csv")
@@ -76,7 +89,8 @@ def test_timing_samples_one_job_per_method_and_data_set_and_prices_the_experimen
         first.setdefault((job.method, job.param, job.dataset), (job.seed, job.split))
     runs = zip(samples["seed"], samples["split"], strict=True)
     assert sorted(zip(samples["method"], samples["param"], samples["dataset"], runs, strict=True)) == sorted(
-        (method, param, dataset, job) for (method, param, dataset), job in first.items())
+        (method, param, dataset, job) for (method, param, dataset), job in first.items()
+    )
     assert (samples["fit_cpu_seconds"] > 0).all() and not (tmp_path / "results" / "runs").exists()
     row = estimate(config, tmp_path).set_index("experiment").loc[experiment]
     per_kind = (samples["fit_cpu_seconds"] + samples["predict_cpu_seconds"]).to_numpy()

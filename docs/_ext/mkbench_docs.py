@@ -120,8 +120,10 @@ class CommandDirective(SphinxDirective):
             raise self.error(f"{command!r} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
         language = self.options.get("language", "text")
         if language == "markdown":  # a Markdown table printed by the command: parse it as a page would
-            return self.parse_text_to_nodes(done.stdout) if hasattr(self, "parse_text_to_nodes") else self._myst(
-                done.stdout
+            return (
+                self.parse_text_to_nodes(done.stdout)
+                if hasattr(self, "parse_text_to_nodes")
+                else self._myst(done.stdout)
             )
         block = nodes.literal_block(done.stdout, done.stdout)
         block["language"] = language
@@ -155,8 +157,8 @@ def repository_links(app, relative_path, parent_docname, content):
     """In a repository file included into a page (``config/README.md``), a Markdown link to another Markdown file
     of the repository that is no page of the site (``../CHANGELOG.md``) becomes its text: the site has no such
     page to link to, and MyST would warn."""
-    source = (Path(app.srcdir) / relative_path).resolve() if not Path(relative_path).is_absolute() else Path(
-        relative_path
+    source = (
+        (Path(app.srcdir) / relative_path).resolve() if not Path(relative_path).is_absolute() else Path(relative_path)
     )
 
     def replace(match):
@@ -219,9 +221,21 @@ def api_blocks() -> str:
     for package, title in API_PACKAGES:
         module = importlib.import_module(package)
         heading = f"{title}: :mod:`{package}`"
-        lines += [heading, "-" * len(heading), "", f".. automodule:: {package}", "   :no-members:",
-                  "   :no-inherited-members:", "", f".. currentmodule:: {package}", "",
-                  ".. autosummary::", "   :toctree: generated", "   :nosignatures:", ""]
+        lines += [
+            heading,
+            "-" * len(heading),
+            "",
+            f".. automodule:: {package}",
+            "   :no-members:",
+            "   :no-inherited-members:",
+            "",
+            f".. currentmodule:: {package}",
+            "",
+            ".. autosummary::",
+            "   :toctree: generated",
+            "   :nosignatures:",
+            "",
+        ]
         for name in module.__all__:
             obj = getattr(module, name)
             if inspect.isclass(obj) or inspect.isfunction(obj):

@@ -90,7 +90,9 @@ def collect(root: str | Path = ROOT) -> Reproduction:
         mock.patch.object(reproduction, "render_claims", spy("claims", reproduction.render_claims)),
     ):
         text = reproduction.build_reproduction(
-            config, root / "config" / "reproduction.yaml", root=root,
+            config,
+            root / "config" / "reproduction.yaml",
+            root=root,
             command="mkbench report --config config/config.yaml --reproduction results/REPRODUCTION.md",
         )
     rendered = seen["render"]
@@ -127,14 +129,15 @@ def facts(rep: Reproduction) -> dict[str, dict]:
 
 
 def _badge(kind: str, text: str) -> str:
-    return "{bdg-%s}`%s`" % (kind, text.replace("`", "'"))
+    label = text.replace("`", "'")
+    return f"{{bdg-{kind}}}`{label}`"
 
 
 def status_badge(status: str) -> str:
     """The item's status as a badge: its first words coloured, the counts after them in plain text."""
     head = status.split(" (")[0].split(":")[0]
     colour = STATUS_BADGE.get(head, "secondary")
-    rest = status[len(head):].strip()
+    rest = status[len(head) :].strip()
     return _badge(colour, head) + (f" {_md_text(rest)}" if rest else "")
 
 
@@ -185,9 +188,7 @@ def table_html(rep: Reproduction, entry, assessment, name: str) -> str:
     why = {(b.gap.dataset, b.gap.method, b.gap.metric): b for b in assessment.attributions}
     out = [f'<div class="mk-table-wrap"><table class="table mk-repro" data-table="{html.escape(name)}">', "<thead><tr>"]
     out += ["<th>data set</th><th>method</th>"]
-    out += [
-        f'<th>{html.escape(render.label(m))}{" *" if m in compared else ""}</th>' for m in metrics
-    ]
+    out += [f"<th>{html.escape(render.label(m))}{' *' if m in compared else ''}</th>" for m in metrics]
     out.append("</tr></thead><tbody>")
     for dataset, method in rows:
         out.append(f"<tr><td>{html.escape(dataset)}</td><td>{html.escape(method)}</td>")
@@ -271,19 +272,25 @@ def paper_page(rep: Reproduction, paper: str) -> str:
     ]
     summary = []
     if claims:
-        summary.append(f"**{len(claims)} claims**: " + ", ".join(
-            f"{verdict_badge(v)} {counts[v]}" for v in VERDICT_BADGE if counts[v]))
+        summary.append(
+            f"**{len(claims)} claims**: "
+            + ", ".join(f"{verdict_badge(v)} {counts[v]}" for v in VERDICT_BADGE if counts[v])
+        )
     if compared:
         outside = sum(kinds.values())
         parts = ", ".join(f"{kinds[k]} {k}" for k in KINDS if kinds[k])
-        summary.append(f"**{compared} compared values**: {compared - outside} within tolerance"
-                       + (f"; outside: {parts}" if parts else ""))
+        summary.append(
+            f"**{compared} compared values**: {compared - outside} within tolerance"
+            + (f"; outside: {parts}" if parts else "")
+        )
     statuses = Counter(a.status.split(" (")[0].split(":")[0] for _, a in rows)
     summary.append(f"**{len(rows)} items**: " + ", ".join(f"{n} {s}" for s, n in statuses.most_common()))
     lines += [" · ".join(summary), ""]
     lines += ["## Items", "", "| item | shows | status |", "|:--|:--|:--|"]
-    lines += [f"| [{_md_text(e.item)}](#{paper}-item-{_anchor(e.item)}) | {_md_text(e.shows)} | {status_badge(a.status)} |"
-              for e, a in rows]
+    lines += [
+        f"| [{_md_text(e.item)}](#{paper}-item-{_anchor(e.item)}) | {_md_text(e.shows)} | {status_badge(a.status)} |"
+        for e, a in rows
+    ]
     lines.append("")
     if claims:
         lines += [
@@ -297,8 +304,10 @@ def paper_page(rep: Reproduction, paper: str) -> str:
         ]
         for claim, verdict in claims:
             robust = "fragile" if verdict.fragile else ("robust" if verdict.readings else "—")
-            lines.append(f"| [{claim.id}](#{paper}-claim-{_anchor(claim.id)}) | {_md_text(claim.where)} "
-                         f"| {verdict_badge(verdict.verdict)} | {robust} |")
+            lines.append(
+                f"| [{claim.id}](#{paper}-claim-{_anchor(claim.id)}) | {_md_text(claim.where)} "
+                f"| {verdict_badge(verdict.verdict)} | {robust} |"
+            )
         lines.append("")
     for entry, assessment in rows:
         lines += [f"({paper}-item-{_anchor(entry.item)})=", f"## {_md_text(entry.item)}", ""]
@@ -318,13 +327,13 @@ def paper_page(rep: Reproduction, paper: str) -> str:
             lines += ["```{raw} html", table_html(rep, entry, assessment, name), "```", ""]
         if entry.tables:
             lines += [
-                "<p class=\"mk-legend\">Each cell: ours (mean ± sd over our runs) above the paper's value. "
+                '<p class="mk-legend">Each cell: ours (mean ± sd over our runs) above the paper\'s value. '
                 "Columns marked * are compared; a compared cell is "
-                "<span class=\"mk-swatch mk-within\">within tolerance</span> or outside it: "
-                "<span class=\"mk-swatch mk-within-noise\">within noise</span> "
-                "<span class=\"mk-swatch mk-explained-by-an-ablation\">explained by an ablation</span> "
-                "<span class=\"mk-swatch mk-data-differs\">data differs</span> "
-                "<span class=\"mk-swatch mk-unexplained\">unexplained</span>; hover for the gap.</p>",
+                '<span class="mk-swatch mk-within">within tolerance</span> or outside it: '
+                '<span class="mk-swatch mk-within-noise">within noise</span> '
+                '<span class="mk-swatch mk-explained-by-an-ablation">explained by an ablation</span> '
+                '<span class="mk-swatch mk-data-differs">data differs</span> '
+                '<span class="mk-swatch mk-unexplained">unexplained</span>; hover for the gap.</p>',
                 "",
             ]
         if assessment.attributions:
@@ -335,12 +344,18 @@ def paper_page(rep: Reproduction, paper: str) -> str:
         if entry.protocol:
             details.append(f"Runs the protocol of {_md_text(entry.protocol)}.")
         if assessment.edges:
-            details.append(f"Chosen at an edge of our grid ({assessment.n_edge} of {assessment.n_choices} choices): "
-                           + _md_text("; ".join(assessment.edges)) + ".")
+            details.append(
+                f"Chosen at an edge of our grid ({assessment.n_edge} of {assessment.n_choices} choices): "
+                + _md_text("; ".join(assessment.edges))
+                + "."
+            )
         if assessment.paper_edges:
-            details.append(f"Chosen at an edge of the paper's grid ({assessment.n_paper_edge} of "
-                           f"{assessment.n_choices} choices; its protocol, kept): "
-                           + _md_text("; ".join(assessment.paper_edges)) + ".")
+            details.append(
+                f"Chosen at an edge of the paper's grid ({assessment.n_paper_edge} of "
+                f"{assessment.n_choices} choices; its protocol, kept): "
+                + _md_text("; ".join(assessment.paper_edges))
+                + "."
+            )
         if entry.note:
             details.append("Note: " + _md_text(entry.note.strip()))
         if entry.rebuild != "—":
@@ -408,8 +423,10 @@ def methodology_page(rep: Reproduction) -> str:
     from mkbench.harness.reproduction_method import methodology
 
     body = methodology(rep.entries, bool(rep.claims))
-    body = [line.replace("## Methodology", "# Methodology", 1) if line.startswith("## Methodology") else line
-            for line in body]
+    body = [
+        line.replace("## Methodology", "# Methodology", 1) if line.startswith("## Methodology") else line
+        for line in body
+    ]
     return "% Generated by docs/_ext/reproduction_pages.py: do not edit.\n\n" + "\n".join(body) + "\n"
 
 

@@ -28,8 +28,10 @@ models = {
     for name, kernels in libraries.items()
 }
 for name, model in models.items():
-    print(f"{name:18s} test error {1 - model.score(X_test, y_test):.3f}  columns {model.n_columns_by_kernel_}"
-          f"  status {model.status_}")
+    print(
+        f"{name:18s} test error {1 - model.score(X_test, y_test):.3f}  columns {model.n_columns_by_kernel_}"
+        f"  status {model.status_}"
+    )
 
 # %%
 # Accuracy and size
@@ -43,8 +45,12 @@ ax_error.barh(names, errors, color="0.6")
 ax_error.set_xlabel("test error (%)")
 ax_error.invert_yaxis()
 bottom = np.zeros(len(names))
-kinds = (("linear", "C0", "linear"), ("quadratic", "C1", "quadratic"), ("rbf", "C2", "RBF"),
-         ("linear+quadratic+rbf", "0.45", "composite L+Q+R"))
+kinds = (
+    ("linear", "C0", "linear"),
+    ("quadratic", "C1", "quadratic"),
+    ("rbf", "C2", "RBF"),
+    ("linear+quadratic+rbf", "0.45", "composite L+Q+R"),
+)
 for kernel, colour, shown in kinds:
     counts = np.array([models[n].n_columns_by_kernel_.get(kernel, 0) for n in names], dtype=float)
     ax_size.barh(names, counts, left=bottom, color=colour, label=shown)
@@ -55,8 +61,9 @@ ax_size.set_xlabel("columns in the model")
 ax_size.set_yticklabels([])
 ax_size.set_xlim(0, bottom.max() * 1.15)
 ax_size.invert_yaxis()
-fig.legend(*ax_size.get_legend_handles_labels(), title="kernel of the column", frameon=False,
-           loc="outside right center")
+fig.legend(
+    *ax_size.get_legend_handles_labels(), title="kernel of the column", frameon=False, loc="outside right center"
+)
 fig.suptitle("CG-Boost, 1-norm LP, breast cancer (70/30 split)")
 
 # %%

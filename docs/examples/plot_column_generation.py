@@ -32,8 +32,10 @@ compositions = {
 }
 for name, model in compositions.items():
     model.fit(X_train, y_train)
-    print(f"{name:18s} status {model.status_:9s} columns {model.n_iter_:4d}  "
-          f"largest violation {model.max_violation_:.2g}  test error {1 - model.score(X_test, y_test):.3f}")
+    print(
+        f"{name:18s} status {model.status_:9s} columns {model.n_iter_:4d}  "
+        f"largest violation {model.max_violation_:.2g}  test error {1 - model.score(X_test, y_test):.3f}"
+    )
 
 # %%
 # Decision functions and certificates

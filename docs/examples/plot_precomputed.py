@@ -39,8 +39,9 @@ from_x = mkbench.SILPClassifier(kernels, scaling=None).fit(X_train, y_train)
 predicted = precomputed.predict(grams(X_test, X_train))
 print("weights, precomputed:", np.round(precomputed.weights_, 3))
 print("weights, from X:     ", np.round(from_x.weights_, 3))
-print("same predictions:", np.array_equal(predicted, from_x.predict(X_test)),
-      " test error:", np.mean(predicted != y_test))
+print(
+    "same predictions:", np.array_equal(predicted, from_x.predict(X_test)), " test error:", np.mean(predicted != y_test)
+)
 
 # %%
 # The three training kernels

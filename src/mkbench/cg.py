@@ -135,7 +135,9 @@ def column_generation(
     if gap_tol is not None and not gap_tol > 0:
         raise ValueError(f"gap_tol must be > 0 or None, got {gap_tol!r}")
     if isinstance(verbose, bool) or not (isinstance(verbose, (int, np.integer)) and verbose >= 0):
-        raise ValueError(f"verbose must be an integer >= 0 (print every verbose iterations; 0: silent), got {verbose!r}")
+        raise ValueError(
+            f"verbose must be an integer >= 0 (print every verbose iterations; 0: silent), got {verbose!r}"
+        )
     start = perf_counter()
     solution = master.solve()
     choices: list = []

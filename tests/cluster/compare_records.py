@@ -21,8 +21,9 @@ import sys
 from pathlib import Path
 
 #: Top-level record fields that describe the run, not its result.
-TIMING_FIELDS = frozenset({"fit_seconds", "predict_seconds", "fit_cpu_seconds", "predict_cpu_seconds", "finished", "host",
-                           "versions"})
+TIMING_FIELDS = frozenset(
+    {"fit_seconds", "predict_seconds", "fit_cpu_seconds", "predict_cpu_seconds", "finished", "host", "versions"}
+)
 #: Fields of each ``history`` entry that describe the run.
 HISTORY_TIMING_FIELDS = frozenset({"seconds"})
 

@@ -54,8 +54,13 @@ def _changed(path, value):
 
 def test_records_differing_only_in_timing_fields_are_equal(tmp_path, capsys):
     other = copy.deepcopy(RECORD)
-    other.update(fit_seconds=9.0, predict_seconds=2.0, host="node1", finished="2027-01-01T00:00:00+0000",
-                 versions={"numpy": "3.0"})
+    other.update(
+        fit_seconds=9.0,
+        predict_seconds=2.0,
+        host="node1",
+        finished="2027-01-01T00:00:00+0000",
+        versions={"numpy": "3.0"},
+    )
     for row in other["history"]:
         row["seconds"] *= 7
     assert _compare(tmp_path, other) == 0

@@ -11,7 +11,9 @@ from mkbench.harness.report import draw_bars, draw_figure, draw_lines, load_refe
 
 spec = snakemake.config["figures"][snakemake.wildcards.figure]
 frame = pd.concat([pd.read_csv(path) for path in snakemake.input.summaries], ignore_index=True)
-reference = load_reference(snakemake.input.reference[0], spec["reference"]["table"]) if snakemake.input.reference else None
+reference = (
+    load_reference(snakemake.input.reference[0], spec["reference"]["table"]) if snakemake.input.reference else None
+)
 if spec.get("methods"):
     frame = frame[frame["method"].isin(spec["methods"])]
 stem = snakemake.output.png[: -len(".png")]
@@ -22,5 +24,13 @@ elif spec["kind"] == "bar":
 elif spec["kind"] == "boundary":
     draw_job_boundary(snakemake.config, spec, stem)
 else:
-    draw_lines(frame, spec["x"], spec["metric"], stem, title=spec["caption"], logy=spec["logy"], logx=spec["logx"],
-               reference=reference)
+    draw_lines(
+        frame,
+        spec["x"],
+        spec["metric"],
+        stem,
+        title=spec["caption"],
+        logy=spec["logy"],
+        logx=spec["logx"],
+        reference=reference,
+    )

@@ -1,4 +1,5 @@
 """Fit one method on one split and write its record (one job, one record)."""
+
 import sys
 
 from mkbench.harness.job_log import log_to

@@ -1,4 +1,5 @@
 """Parse one data set's verified raw files into the prepared .npz read by every job."""
+
 import sys
 
 from mkbench.harness.job_log import log_to

@@ -11,6 +11,11 @@ from mkbench.harness.splits import save_split
 w = snakemake.wildcards
 dataset = load_prepared(snakemake.input[0])
 splits = protocol_splits(snakemake.config, w.protocol, dataset, int(w.seed))
-meta = {"dataset": w.dataset, "protocol": snakemake.config["protocols"][w.protocol], "seed": int(w.seed),
-        "split": int(w.split), "n_splits": len(splits)}
+meta = {
+    "dataset": w.dataset,
+    "protocol": snakemake.config["protocols"][w.protocol],
+    "seed": int(w.seed),
+    "split": int(w.split),
+    "n_splits": len(splits),
+}
 save_split(snakemake.output[0], splits[int(w.split)], meta)

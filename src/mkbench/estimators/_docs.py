@@ -7,8 +7,18 @@ docstring is its own text with the fragments of the parameters it shares joined 
 """
 
 __all__ = [
-    "KERNEL_ATTRIBUTES", "KERNEL_COLUMNS", "KERNEL_LIBRARY", "KERNEL_PROBLEM", "LEARNER", "LEARNER_REST", "LOOP",
-    "MAX_ITER", "PROBABILITY", "SAMPLED_LEARNERS", "SCALING", "STRATIFY_RATIO",
+    "KERNEL_ATTRIBUTES",
+    "KERNEL_COLUMNS",
+    "KERNEL_LIBRARY",
+    "KERNEL_PROBLEM",
+    "LEARNER",
+    "LEARNER_REST",
+    "LOOP",
+    "MAX_ITER",
+    "PROBABILITY",
+    "SAMPLED_LEARNERS",
+    "SCALING",
+    "STRATIFY_RATIO",
 ]
 
 #: ``kernels`` and ``positive`` of CG-Boost (classifier and regressor).

@@ -180,10 +180,14 @@ class KernelExpansion(BaseEstimator):
             self._generate(X, X_seen, make_master(_FALLBACK_SOLVER, strategy), strategy, signs, library)
             self.history_[0]["note"] = f"solver {solver!r} failed ({exc}); refitted with {_FALLBACK_SOLVER!r}"
         warn_unless_optimal(
-            self, self.status_, self.n_iter_, "columns",
+            self,
+            self.status_,
+            self.n_iter_,
+            "columns",
             f"a dual violation of {self.history_[-1]['max_violation']:.3g} > tol={self.tol}",
             "raise max_iter or time_limit to reach the optimum of the master problem",
-            accepted=("optimal", "gap_tol"), stacklevel=4,
+            accepted=("optimal", "gap_tol"),
+            stacklevel=4,
         )
 
     def _generate(
@@ -197,9 +201,13 @@ class KernelExpansion(BaseEstimator):
     ) -> None:
         """Column generation of ``master`` over the columns of ``X_seen`` (X as the kernels see it)."""
         columns = KernelColumns(X_seen, library, memory_budget=self.memory_budget, signs=signs)
-        oracle = KernelOracle(columns, strategy="full" if strategy == "all" else strategy,
-                              priority=self.priority, columns_per_iteration=self._columns_per_step(),
-                              stratify_ratio=getattr(self, "stratify_ratio", 0.0))
+        oracle = KernelOracle(
+            columns,
+            strategy="full" if strategy == "all" else strategy,
+            priority=self.priority,
+            columns_per_iteration=self._columns_per_step(),
+            stratify_ratio=getattr(self, "stratify_ratio", 0.0),
+        )
         entered = enter_all(columns, master, oracle) if strategy == "all" else []
         self.kernels_ = columns.kernels
 
@@ -208,7 +216,10 @@ class KernelExpansion(BaseEstimator):
             return self.callback(self)
 
         result = column_generation(
-            master, oracle, tol=self.tol, max_iter=columns.shape[1] if self.max_iter is None else self.max_iter,
+            master,
+            oracle,
+            tol=self.tol,
+            max_iter=columns.shape[1] if self.max_iter is None else self.max_iter,
             time_limit=self.time_limit,
             gap_tol=self.gap_tol,
             callback=None if self.callback is None else monitor,
@@ -312,7 +323,7 @@ def weighted_library(library: list[Kernel], X: np.ndarray, weights: np.ndarray, 
 
     def scaled(kernel: Kernel, how: str, n_kernels: int) -> Normalized:
         if how == "diagonal":
-            diagonal = np.concatenate([np.diag(kernel(X[i:i + 256], X[i:i + 256])) for i in range(0, len(X), 256)])
+            diagonal = np.concatenate([np.diag(kernel(X[i : i + 256], X[i : i + 256])) for i in range(0, len(X), 256)])
             scale = float(weights @ diagonal) / total
         else:
             rows = np.unique(np.linspace(0, X.shape[0] - 1, min(X.shape[0], 512)).astype(np.intp))
@@ -325,8 +336,10 @@ def weighted_library(library: list[Kernel], X: np.ndarray, weights: np.ndarray, 
     resolved = [resolve(kernel) for kernel in library]
     if by is None:
         return resolved
-    parts = [Sum(tuple(scaled(part, "diagonal", 1) for part in kernel.kernels)) if isinstance(kernel, Sum) else kernel
-             for kernel in resolved]
+    parts = [
+        Sum(tuple(scaled(part, "diagonal", 1) for part in kernel.kernels)) if isinstance(kernel, Sum) else kernel
+        for kernel in resolved
+    ]
     return [scaled(kernel, by, len(library)) for kernel in parts]
 
 

@@ -28,8 +28,16 @@ from ._binary import BinaryClassifierMixin
 from ._convergence import warn_unless_optimal
 from ._rbf_inputs import _scale_gamma
 
-__all__ = ["LEARNER_CONSTRAINTS", "LOOSE_TOL", "CoefPath", "LearnerEnsemble", "LearnerParams",
-           "fit_by_column_generation", "learner_outputs", "staged_outputs"]
+__all__ = [
+    "LEARNER_CONSTRAINTS",
+    "LOOSE_TOL",
+    "CoefPath",
+    "LearnerEnsemble",
+    "LearnerParams",
+    "fit_by_column_generation",
+    "learner_outputs",
+    "staged_outputs",
+]
 
 LOOSE_TOL = 0.1  # liblinear's default tolerance of its dual solvers: the masters on the way (see loose_tol)
 
@@ -129,8 +137,14 @@ def fit_by_column_generation(
     )
     oracle = LearnerOracle(family, exclude_chosen=exclude_chosen)
     result = column_generation(
-        master, oracle, tol=estimator.tol, max_iter=estimator.max_iter, time_limit=estimator.time_limit,
-        callback=callback, verbose=estimator.verbose, name=type(estimator).__name__,
+        master,
+        oracle,
+        tol=estimator.tol,
+        max_iter=estimator.max_iter,
+        time_limit=estimator.time_limit,
+        callback=callback,
+        verbose=estimator.verbose,
+        name=type(estimator).__name__,
     )
     estimator.learners_ = list(result.choices)
     estimator.n_iter_ = result.n_iter
@@ -142,9 +156,14 @@ def fit_by_column_generation(
     else:
         remedy = "raise max_iter (or time_limit) to reach the optimum over all learners"
     warn_unless_optimal(
-        estimator, result.status, result.n_iter, "learners",
-        f"a score of {result.history[-1]['max_violation']:.3g} > tol={estimator.tol}", remedy,
-        accepted=("optimal", "max_iter") if sized else ("optimal",), stacklevel=4,
+        estimator,
+        result.status,
+        result.n_iter,
+        "learners",
+        f"a score of {result.history[-1]['max_violation']:.3g} > tol={estimator.tol}",
+        remedy,
+        accepted=("optimal", "max_iter") if sized else ("optimal",),
+        stacklevel=4,
     )
     return result
 
@@ -160,7 +179,7 @@ class CoefPath:
         self.path: list[tuple[np.ndarray, float]] = []
 
     def __call__(self, solution, choices: list) -> None:
-        del self.path[len(choices):]
+        del self.path[len(choices) :]
         self.path.append((np.asarray(solution.alpha, dtype=np.float64).copy(), float(solution.intercept)))
 
     def set_model(self, estimator: BaseEstimator, result: CGResult) -> None:

@@ -143,8 +143,10 @@ class _PerSampleC(CombinedSVM):
 
 def check_positive(name: str, value: float) -> None:
     """Raise ValueError naming ``name`` unless ``value`` is a finite number > 0."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not (
-        np.isfinite(value) and value > 0
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float, np.integer, np.floating))
+        or not (np.isfinite(value) and value > 0)
     ):
         raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
 
@@ -223,7 +225,9 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
             start = perf_counter()
             model = clone(binary)
             model.n_features_in_, model.kernels_, model.kernel_scales_ = (
-                self.n_features_in_, self.kernels_, self.kernel_scales_
+                self.n_features_in_,
+                self.kernels_,
+                self.kernel_scales_,
             )
             model.input_mean_, model.input_scale_ = self.input_mean_, self.input_scale_
             model.classes_, signed = binary_targets((y == c).astype(int))
@@ -233,7 +237,13 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
         return Parallel(n_jobs=self.n_jobs, prefer="threads")(delayed(fit_class)(c) for c in self.classes_)
 
     def _fit_binary(
-        self, X, signed: np.ndarray, stack: np.ndarray, start: float, weights: np.ndarray | None, rows: np.ndarray | None
+        self,
+        X,
+        signed: np.ndarray,
+        stack: np.ndarray,
+        start: float,
+        weights: np.ndarray | None,
+        rows: np.ndarray | None,
     ) -> None:
         """Learn beta and the SVM from the unit-trace training kernels ``stack`` and labels ``signed`` in {-1, +1}.
 
@@ -261,8 +271,12 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
         self.status_ = result.status
         self.history_ = result.history
         warn_unless_optimal(
-            self, result.status, result.n_iter, "iterations",
-            f"a relative gap of {result.history[-1]['gap']:.3g} > tol={self.tol}", "raise max_iter or tol",
+            self,
+            result.status,
+            result.n_iter,
+            "iterations",
+            f"a relative gap of {result.history[-1]['gap']:.3g} > tol={self.tol}",
+            "raise max_iter or tol",
             stacklevel=3,
         )
 
@@ -324,4 +338,3 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
     @property
     def _precomputed(self) -> bool:
         return isinstance(self.kernels, str) and self.kernels == PRECOMPUTED
-

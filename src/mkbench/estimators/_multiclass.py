@@ -79,9 +79,7 @@ class PlattMixin:
         if not isinstance(self.probability, (bool, np.bool_)):
             raise ValueError(f"probability must be True or False, got {self.probability!r}")
 
-    def _calibrate(
-        self, X, y: np.ndarray, sample_weight: np.ndarray | None = None, base=None, **fit_params
-    ) -> None:
+    def _calibrate(self, X, y: np.ndarray, sample_weight: np.ndarray | None = None, base=None, **fit_params) -> None:
         """With ``probability=True``, fit Platt's sigmoid on cross-validated decision values.
 
         ``base``: the estimator the folds fit, whose f has the scale of ``decision_function``'s

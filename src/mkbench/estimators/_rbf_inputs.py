@@ -30,9 +30,11 @@ def _fit_weighted(model: BaseEstimator, X: Any, y: np.ndarray, weights: np.ndarr
         return model.fit(X, y)
     if isinstance(model, TransformedTargetRegressor):
         moments = dict(zip(("mean", "scale"), weighted_target_scaling(y, weights), strict=True))
-        model.set_params(transformer=FunctionTransformer(
-            _standardise, inverse_func=_unstandardise, kw_args=moments, inv_kw_args=moments
-        ))
+        model.set_params(
+            transformer=FunctionTransformer(
+                _standardise, inverse_func=_unstandardise, kw_args=moments, inv_kw_args=moments
+            )
+        )
     return model.fit(X, y, sample_weight=weights)
 
 
@@ -89,7 +91,9 @@ def _scale_gamma(X: Any, sample_weight: np.ndarray | None = None) -> float:
     elif sp.issparse(X):
         row_means = np.asarray(X.mean(axis=1)).ravel()
         row_squares = np.asarray(X.multiply(X).mean(axis=1)).ravel()
-        variance = float(np.average(row_squares, weights=sample_weight) - np.average(row_means, weights=sample_weight) ** 2)
+        variance = float(
+            np.average(row_squares, weights=sample_weight) - np.average(row_means, weights=sample_weight) ** 2
+        )
     else:
         centred = X - np.average(X.mean(axis=1), weights=sample_weight)
         variance = float(np.average(np.square(centred).mean(axis=1), weights=sample_weight))

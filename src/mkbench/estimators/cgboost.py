@@ -67,8 +67,10 @@ class CGBoostClassifier(ColumnGenerationClassifier):
 
     _parameter_constraints: dict = {
         **KERNEL_CONSTRAINTS,
-        **{name: ColumnGenerationClassifier._parameter_constraints[name]
-           for name in ("penalty", "positive", "solver", "probability", "stratify_ratio", "n_jobs")},
+        **{
+            name: ColumnGenerationClassifier._parameter_constraints[name]
+            for name in ("penalty", "positive", "solver", "probability", "stratify_ratio", "n_jobs")
+        },
     }
     _columns_param = "kernels"
     _kernel_library_params = ("kernels",)

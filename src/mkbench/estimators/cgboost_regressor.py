@@ -127,9 +127,14 @@ class CGBoostRegressor(RegressorMixin, KernelExpansion):
 
         def make_master(solver: str, strategy: str):
             return make_qp_master(
-                target, C, loss="epsilon_insensitive", epsilon=self.epsilon,
-                alpha_sign="nonneg" if self.positive else "free", intercept=INTERCEPTS[self.fit_intercept],
-                solver="clarabel" if solver == "auto" else solver, **self._master_options(solver, strategy),
+                target,
+                C,
+                loss="epsilon_insensitive",
+                epsilon=self.epsilon,
+                alpha_sign="nonneg" if self.positive else "free",
+                intercept=INTERCEPTS[self.fit_intercept],
+                solver="clarabel" if solver == "auto" else solver,
+                **self._master_options(solver, strategy),
             )
 
         self._fit_master(X, make_master, weights=weights)

@@ -118,8 +118,15 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):
         verbose: int = 0,
     ) -> None:
         super().__init__(
-            learner, C=C, max_iter=max_iter, time_limit=time_limit, tol=tol, n_candidates=n_candidates, gamma=gamma,
-            random_state=random_state, verbose=verbose,
+            learner,
+            C=C,
+            max_iter=max_iter,
+            time_limit=time_limit,
+            tol=tol,
+            n_candidates=n_candidates,
+            gamma=gamma,
+            random_state=random_state,
+            verbose=verbose,
         )
         self.fit_intercept = fit_intercept
         self.solver = solver

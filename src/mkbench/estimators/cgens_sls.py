@@ -64,7 +64,8 @@ def simplex_code(n_classes: int) -> np.ndarray:
 
 
 class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
-    __doc__ = """CGEns-SLS (Algorithm 2): multi-class ensemble of the simplex-coded least-squares SVM (10).
+    __doc__ = (
+        """CGEns-SLS (Algorithm 2): multi-class ensemble of the simplex-coded least-squares SVM (10).
 
     Parameters
     ----------
@@ -73,7 +74,9 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
     C : float, default=1.0
         Weight of the squared residuals in (10), > 0.
     max_iter : int, default=100
-""" + MAX_ITER + """
+"""
+        + MAX_ITER
+        + """
     time_limit : float, default=None
         Seconds after which no further learner is added (status "time_limit"; a
         ConvergenceWarning says so, as the ensemble is then smaller than ``max_iter``).
@@ -112,6 +115,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
         Per iteration: objective, max violation, ``n_columns`` (learners) and cumulative ``seconds``.
     n_features_in_ : int
     """
+    )
 
     _parameter_constraints: dict = LEARNER_CONSTRAINTS
 

@@ -263,8 +263,12 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
     def _kernel_master(self, signed: np.ndarray, C: float | np.ndarray, solver: str, strategy: str):
         """The restricted master over kernel columns, for labels ``signed`` in {-1, +1} and slack weights ``C``."""
         return make_hinge_master(
-            signed, C, penalty=self.penalty, solver=solver,
-            alpha_sign="nonneg" if self.positive else "free", intercept=INTERCEPTS[self.fit_intercept],
+            signed,
+            C,
+            penalty=self.penalty,
+            solver=solver,
+            alpha_sign="nonneg" if self.positive else "free",
+            intercept=INTERCEPTS[self.fit_intercept],
             **self._master_options(solver, strategy),
         )
 
@@ -272,8 +276,12 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
         """The restricted master over weak learners (slack weights ``C``, default ``C``'s): free alpha for the 2-norm
         QP, alpha >= 0 for the LP."""
         return make_hinge_master(
-            signed, self._slack_weight() if C is None else C, penalty=self.penalty, alpha_sign="free" if self.penalty == "l2" else "nonneg",
-            intercept=INTERCEPTS[self.fit_intercept], solver=self._lp_solver(self.solver),
+            signed,
+            self._slack_weight() if C is None else C,
+            penalty=self.penalty,
+            alpha_sign="free" if self.penalty == "l2" else "nonneg",
+            intercept=INTERCEPTS[self.fit_intercept],
+            solver=self._lp_solver(self.solver),
             **self._learner_master_options(),
         )
 
@@ -324,7 +332,12 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
         else:
             path = CoefPath()
             result = fit_by_column_generation(
-                self, X, self._learner_master(signed, C), learner=learner, callback=path, weights=weights,
+                self,
+                X,
+                self._learner_master(signed, C),
+                learner=learner,
+                callback=path,
+                weights=weights,
                 constant=INTERCEPTS[self.fit_intercept] == "none" and learner == "stump",  # b of LPBoost eq. 4
                 exclude_chosen=self.penalty == "l2",  # see LearnerOracle: the LP prices its own columns at <= 1
             )

@@ -81,9 +81,13 @@ class InfiniteEnsembleSVC(PlattMixin, ClassifierMixin, BaseEstimator):
         self
         """
         if not isinstance(self.kernel, str) or self.kernel not in _KERNELS:
-            given = "" if isinstance(self.kernel, str) else (
-                "; pass the name alone: the stump and perceptron kernels take no parameters (Delta is set by the "
-                "training inputs)"
+            given = (
+                ""
+                if isinstance(self.kernel, str)
+                else (
+                    "; pass the name alone: the stump and perceptron kernels take no parameters (Delta is set by the "
+                    "training inputs)"
+                )
             )
             raise ValueError(f"kernel={self.kernel!r} is not one of {', '.join(map(repr, _KERNELS))}{given}")
         self._check_probability()

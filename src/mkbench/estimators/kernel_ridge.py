@@ -350,9 +350,16 @@ class SelectedKernelColumnRidge(RegressorMixin, _SelectedRBFModel):
         refit: bool = True,
     ) -> None:
         super().__init__(
-            search=search, validation_fraction=validation_fraction, max_evals=max_evals,
-            min_improvement=min_improvement, min_step=min_step, param_grid=param_grid, scaling=scaling,
-            random_state=random_state, n_jobs=n_jobs, refit=refit,
+            search=search,
+            validation_fraction=validation_fraction,
+            max_evals=max_evals,
+            min_improvement=min_improvement,
+            min_step=min_step,
+            param_grid=param_grid,
+            scaling=scaling,
+            random_state=random_state,
+            n_jobs=n_jobs,
+            refit=refit,
         )
         self.scale_target = scale_target
 

@@ -87,7 +87,10 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
         self.classes_, signed = _binary_labels(type(self).__name__, X, y)
         D = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         family = make_family(
-            self.learner, X, n_candidates=self.n_candidates, constant=True,
+            self.learner,
+            X,
+            n_candidates=self.n_candidates,
+            constant=True,
             random_state=check_random_state(self.random_state),
         )
         self.learner_ = family.best(D * signed).learner
@@ -151,9 +154,7 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
         self.n_candidates = n_candidates
         self.random_state = random_state
 
-    def fit(
-        self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None
-    ) -> LearnerAdaBoostClassifier:
+    def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> LearnerAdaBoostClassifier:
         """Boost on two classes.
 
         Parameters

@@ -219,15 +219,21 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         self
         """
         refuse_sample_weight(
-            self, fit_params,
+            self,
+            fit_params,
             "the ridge masters and the sigma search of MARK weigh every residual alike; use "
             "SelectedKernelColumnRidge (MARK's eq. 8 with weighted residuals) or repeat the rows of integer weights",
         )
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         y = y.astype(np.float64)  # string targets fail here, as in scikit-learn's regressors
         search = KernelColumnSearch(
-            X, self.kernel, self._grid(), self.n_sample, check_random_state(self.random_state),
-            reprice_chosen=self.variant == "S", target_mse=self.target_mse,
+            X,
+            self.kernel,
+            self._grid(),
+            self.n_sample,
+            check_random_state(self.random_state),
+            reprice_chosen=self.variant == "S",
+            target_mse=self.target_mse,
         )
         offset = float(y.mean())  # step 1: b = mean(y)
         centred = y - offset
@@ -247,7 +253,12 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         # eq. 17, K_hat'K_t of eq. 14): BLAS threads only add synchronisation.
         with threadpool_limits(limits=1, user_api="blas"):
             result = column_generation(
-                master, search, tol=self.tol, max_iter=self.max_iter, callback=monitor, verbose=self.verbose,
+                master,
+                search,
+                tol=self.tol,
+                max_iter=self.max_iter,
+                callback=monitor,
+                verbose=self.verbose,
                 name=type(self).__name__,
             )
         self._set_model(X, search, result.solution, result.choices, offset)
@@ -258,8 +269,9 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         self.status_ = stopped_by if stopped_by is not None else result.status
         return self
 
-    def _set_model(self, X: np.ndarray, search: KernelColumnSearch, solution: MasterSolution,
-                   choices: list, offset: float) -> None:
+    def _set_model(
+        self, X: np.ndarray, search: KernelColumnSearch, solution: MasterSolution, choices: list, offset: float
+    ) -> None:
         """The fitted attributes of the model made of ``choices`` with the weights of ``solution``."""
         rows = np.array([n for n, _, _ in choices], dtype=np.intp)
         self.coef_ = np.asarray(solution.alpha, dtype=np.float64).copy()
@@ -269,7 +281,8 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         self.center_indices_ = rows
         self.sigmas_ = np.array([kernel.sigma for kernel in self.column_kernels_], dtype=np.float64)
         self.attributes_ = (
-            None if search.attributes is None
+            None
+            if search.attributes is None
             else np.array([kernel.attribute for kernel in self.column_kernels_], dtype=np.intp)
         )
         weights: dict[tuple[int, int, int], float] = {}

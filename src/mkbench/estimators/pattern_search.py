@@ -59,19 +59,16 @@ def _pattern_search(
 
     def params_at(point: tuple[int, ...]) -> Params:
         return {
-            name: value * 2.0 ** (_LATTICE * offset)
-            for (name, value), offset in zip(start.items(), point, strict=True)
+            name: value * 2.0 ** (_LATTICE * offset) for (name, value), offset in zip(start.items(), point, strict=True)
         }
 
     best = (0,) * len(start)
     losses = {best: evaluate([params_at(best)])[0]}
     step = _INITIAL_STEP
     while step * _LATTICE >= min_step and len(losses) < max_evals:
-        poll = [
-            point
-            for point in _compass(best, step)
-            if point not in losses and max(map(abs, point)) <= _RADIUS
-        ][: max_evals - len(losses)]
+        poll = [point for point in _compass(best, step) if point not in losses and max(map(abs, point)) <= _RADIUS][
+            : max_evals - len(losses)
+        ]
         losses.update(zip(poll, evaluate([params_at(point) for point in poll]), strict=True))
         challenger = min(poll, key=losses.__getitem__, default=best)
         if losses[challenger] < (1.0 - min_improvement) * losses[best]:

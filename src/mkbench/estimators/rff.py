@@ -178,17 +178,26 @@ class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):
         self.gamma_ = _scale_gamma(X, weights) if self.gamma is None else float(self.gamma)
         self.sampler_ = RBFSampler(gamma=self.gamma_, n_components=self.n_components, random_state=self.random_state)
         Z = self.sampler_.fit_transform(X)
-        self.solver_ = self.solver if self.solver != "auto" else (
-            "libsvm" if X.shape[0] <= self.n_components else "liblinear")
+        self.solver_ = (
+            self.solver if self.solver != "auto" else ("libsvm" if X.shape[0] <= self.n_components else "liblinear")
+        )
         if self.solver_ == "libsvm":
-            self.svm_ = SVC(C=self.C, kernel="precomputed", tol=1e-3 if self.tol is None else self.tol,
-                            max_iter=-1 if self.max_iter is None else self.max_iter).fit(Z @ Z.T, y, weights)
+            self.svm_ = SVC(
+                C=self.C,
+                kernel="precomputed",
+                tol=1e-3 if self.tol is None else self.tol,
+                max_iter=-1 if self.max_iter is None else self.max_iter,
+            ).fit(Z @ Z.T, y, weights)
             self.support_features_ = Z[self.svm_.support_]
             self._n_train = Z.shape[0]
         else:
             self.svm_ = LinearSVC(
-                C=self.C, loss="hinge", dual=True, tol=1e-4 if self.tol is None else self.tol,
-                max_iter=10000 if self.max_iter is None else self.max_iter, random_state=self.random_state,
+                C=self.C,
+                loss="hinge",
+                dual=True,
+                tol=1e-4 if self.tol is None else self.tol,
+                max_iter=10000 if self.max_iter is None else self.max_iter,
+                random_state=self.random_state,
             ).fit(Z, y, weights)
         self.classes_ = self.svm_.classes_
         self.n_iter_ = int(np.max(self.svm_.n_iter_))

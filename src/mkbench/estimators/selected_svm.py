@@ -163,9 +163,16 @@ class SelectedSVR(RegressorMixin, _SelectedRBFModel):
         refit: bool = True,
     ) -> None:
         super().__init__(
-            search=search, validation_fraction=validation_fraction, max_evals=max_evals,
-            min_improvement=min_improvement, min_step=min_step, param_grid=param_grid, scaling=scaling,
-            random_state=random_state, n_jobs=n_jobs, refit=refit,
+            search=search,
+            validation_fraction=validation_fraction,
+            max_evals=max_evals,
+            min_improvement=min_improvement,
+            min_step=min_step,
+            param_grid=param_grid,
+            scaling=scaling,
+            random_state=random_state,
+            n_jobs=n_jobs,
+            refit=refit,
         )
         self.epsilon = epsilon
 
@@ -317,9 +324,16 @@ class SelectedSVC(PlattMixin, ClassifierMixin, _SelectedRBFModel):
         probability: bool = False,
     ) -> None:
         super().__init__(
-            search=search, validation_fraction=validation_fraction, max_evals=max_evals,
-            min_improvement=min_improvement, min_step=min_step, param_grid=param_grid, scaling=scaling,
-            random_state=random_state, n_jobs=n_jobs, refit=refit,
+            search=search,
+            validation_fraction=validation_fraction,
+            max_evals=max_evals,
+            min_improvement=min_improvement,
+            min_step=min_step,
+            param_grid=param_grid,
+            scaling=scaling,
+            random_state=random_state,
+            n_jobs=n_jobs,
+            refit=refit,
         )
         self.class_order = class_order
         self.probability = probability

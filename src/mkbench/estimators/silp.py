@@ -103,8 +103,13 @@ class SILPClassifier(MKLClassifierBase):
             gap = (solution.objective - theta) / solution.objective
             history.append(
                 history_row(
-                    iteration, solution, gap, svm, start,
-                    theta=theta, duality_gap=relative_duality_gap(solution, gradient),
+                    iteration,
+                    solution,
+                    gap,
+                    svm,
+                    start,
+                    theta=theta,
+                    duality_gap=relative_duality_gap(solution, gradient),
                 )
             )
             if gap <= self.tol:

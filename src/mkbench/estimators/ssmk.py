@@ -224,9 +224,7 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
         tags.classifier_tags.multi_class = False
         return tags
 
-    def fit(
-        self, X: np.ndarray, y: np.ndarray, X_unlabeled: np.ndarray | None = None, **fit_params
-    ) -> SSMKClassifier:
+    def fit(self, X: np.ndarray, y: np.ndarray, X_unlabeled: np.ndarray | None = None, **fit_params) -> SSMKClassifier:
         """Solve LP (9) on the labelled points, with columns centred at labelled and unlabelled points.
 
         Parameters
@@ -246,7 +244,8 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
         self
         """
         refuse_sample_weight(
-            self, fit_params,
+            self,
+            fit_params,
             "LP (9) has one C for every hinge slack (mkbench.masters.LPMaster), no per-point weight; repeat the "
             "rows of integer weights, or use SILPClassifier or SelectedSVC, which take sample_weight",
         )
@@ -255,8 +254,9 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
             raise ValueError(f"solve must be 'cg' (Algorithm 1) or 'full' (one LP), got {self.solve!r}")
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, signed = binary_targets(
-            y, more="SSMK (LP 9) separates two classes: for more, wrap it one-vs-rest, "
-            "sklearn.multiclass.OneVsRestClassifier(SSMKClassifier()), or use CGBoostClassifier (one-vs-rest built in)."
+            y,
+            more="SSMK (LP 9) separates two classes: for more, wrap it one-vs-rest, "
+            "sklearn.multiclass.OneVsRestClassifier(SSMKClassifier()), or use CGBoostClassifier (one-vs-rest built in).",
         )
         centres = X if X_unlabeled is None else np.vstack([X, self._check_unlabeled(X_unlabeled)])
         self.n_labeled_, self.n_unlabeled_ = X.shape[0], centres.shape[0] - X.shape[0]
@@ -264,12 +264,21 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
         columns = KernelColumns(X, self._library(), centres=centres)
         self.kernels_ = columns.kernels
         fit = solve_lp9(
-            columns, signed, self.C, solve=self.solve, tol=self.tol, max_iter=self.max_iter,
-            time_limit=self.time_limit, verbose=self.verbose,
+            columns,
+            signed,
+            self.C,
+            solve=self.solve,
+            tol=self.tol,
+            max_iter=self.max_iter,
+            time_limit=self.time_limit,
+            verbose=self.verbose,
         )
         self._set_lp9_model(centres, fit)
         warn_unless_optimal(
-            self, fit.result.status, fit.result.n_iter, "columns",
+            self,
+            fit.result.status,
+            fit.result.n_iter,
+            "columns",
             f"tau = {1 + fit.result.history[-1]['max_violation']:.6g} > 1 + tol (tol={self.tol})",
             "raise max_iter or time_limit to reach the optimum of LP (9)",
         )
@@ -316,4 +325,3 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
         ndarray of shape (n_samples,)
         """
         return self._expansion(X)
-

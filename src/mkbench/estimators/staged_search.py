@@ -173,7 +173,9 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         if rows is not None:
             X, y = X[rows], y[rows]
             if np.unique(y).size < 2:
-                raise ValueError(f"the rows of positive sample_weight hold one class only ({y[0]!r}); a classifier needs two")
+                raise ValueError(
+                    f"the rows of positive sample_weight hold one class only ({y[0]!r}); a classifier needs two"
+                )
         params = dict(self.params or {})
         self._refuse_more_classes(X, y, params)
         svc = None if self.svc_bandwidth_grid is None else self._svc_search(X, y, weights)
@@ -211,10 +213,14 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
             self.best_estimator_.fit(X, y, **refit_weights, **fit_params)  # else a refit that did not converge says so
         self.cv_errors_ = errors if chosen else None
         counted = [{}] if n_iters is None else [{counter: t} for t in n_iters]
-        self.cv_results_ = None if not chosen else {
-            "params": [{**point, **count} for point in grid for count in counted],
-            "mean_test_error": errors.ravel(),
-        }
+        self.cv_results_ = (
+            None
+            if not chosen
+            else {
+                "params": [{**point, **count} for point in grid for count in counted],
+                "mean_test_error": errors.ravel(),
+            }
+        )
         self.classes_ = self.best_estimator_.classes_
         return self
 

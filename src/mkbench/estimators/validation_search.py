@@ -224,9 +224,7 @@ class _SelectedRBFModel(_ScaledInputs, BaseEstimator, metaclass=ABCMeta):
 
         def evaluate(candidates: list[Params]) -> list[float]:
             return Parallel(n_jobs=self.n_jobs)(
-                delayed(_validation_loss)(
-                    self._make_model(params), loss, X_train, y_train, X_val, y_val, weights
-                )
+                delayed(_validation_loss)(self._make_model(params), loss, X_train, y_train, X_val, y_val, weights)
                 for params in candidates
             )
 
@@ -270,8 +268,7 @@ class _SelectedRBFModel(_ScaledInputs, BaseEstimator, metaclass=ABCMeta):
         """
         if self.search == "pattern" and self.param_grid is not None:
             raise ConfigError(
-                "param_grid is only used by search='grid'; got search='pattern' "
-                f"and param_grid={self.param_grid!r}"
+                f"param_grid is only used by search='grid'; got search='pattern' and param_grid={self.param_grid!r}"
             )
         classifier = is_classifier(self)
         X, y = self._check_inputs(X, y, reset=True)
@@ -301,15 +298,16 @@ class _SelectedRBFModel(_ScaledInputs, BaseEstimator, metaclass=ABCMeta):
                 grid = self._grid(start)
                 history = list(zip(grid, evaluate(grid), strict=True))
                 self.search_bounds_ = {
-                    name: (min(point[name] for point in grid), max(point[name] for point in grid))
-                    for name in grid[0]
+                    name: (min(point[name] for point in grid), max(point[name] for point in grid)) for name in grid[0]
                 }
             self.validation_indices_ = np.sort(validation if rows is None else rows[validation])
             self.search_history_ = history
             self.best_params_, self.best_score_ = min(history, key=lambda entry: entry[1])
             fit_rows = np.arange(X.shape[0]) if self.refit else np.sort(train)
             self.best_estimator_ = _fit_weighted(
-                self._make_model(self.best_params_), X[fit_rows], y[fit_rows],
+                self._make_model(self.best_params_),
+                X[fit_rows],
+                y[fit_rows],
                 None if weights is None else weights[fit_rows],
             )
         if classifier:

@@ -45,8 +45,14 @@ def _check_plane(n_features: int) -> None:
 
 
 def draw_boundary(
-    model, X: np.ndarray, y: np.ndarray, split: dict[str, np.ndarray], out_stem: str | os.PathLike, *,
-    title: str, resolution: int = 300,
+    model,
+    X: np.ndarray,
+    y: np.ndarray,
+    split: dict[str, np.ndarray],
+    out_stem: str | os.PathLike,
+    *,
+    title: str,
+    resolution: int = 300,
 ) -> None:
     """The sign of ``model.decision_function`` over the plane of 2-D inputs, with the points, as PNG and PDF.
 
@@ -82,8 +88,14 @@ def draw_boundary(
             idx = np.asarray(split.get(part, []), dtype=np.int64)
             idx = idx[y[idx] == cls]
             ax.scatter(
-                X[idx, 0], X[idx, 1], s=9, marker=marker, linewidths=0.6, label=f"{cls} ({part})",
-                facecolors=colour if filled else "none", edgecolors=colour,
+                X[idx, 0],
+                X[idx, 1],
+                s=9,
+                marker=marker,
+                linewidths=0.6,
+                label=f"{cls} ({part})",
+                facecolors=colour if filled else "none",
+                edgecolors=colour,
             )
     ax.set(xlabel="x1", ylabel="x2")
     _set_title(figure, title)

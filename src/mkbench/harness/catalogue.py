@@ -163,7 +163,9 @@ class Entry:
     def readings_run(self, root: str | os.PathLike = ".") -> bool:
         """Whether the item lists readings and every table of every one exists under ``root``."""
         return bool(self.readings) and all(
-            (Path(root) / "results" / "tables" / f"{table}.csv").exists() for _, tables in self.readings for table in tables
+            (Path(root) / "results" / "tables" / f"{table}.csv").exists()
+            for _, tables in self.readings
+            for table in tables
         )
 
     def runs_of(self, dataset: str) -> int | None:
@@ -328,13 +330,19 @@ def _entry(spec: dict) -> Entry:
         finding=spec.get("finding", ""),
         protocol=spec.get("protocol"),
         sensitivity=tuple(
-            Sensitivity(s["table"], s["variants"], tuple(s.get("datasets", {}).items()),
-                        tuple(s["metrics"]) if "metrics" in s else None, s.get("reason", ""))
+            Sensitivity(
+                s["table"],
+                s["variants"],
+                tuple(s.get("datasets", {}).items()),
+                tuple(s["metrics"]) if "metrics" in s else None,
+                s.get("reason", ""),
+            )
             for s in spec.get("sensitivity", ())
         ),
         data_differs=tuple(
-            DataDifference(tuple(d["datasets"]), tuple(d["metrics"]), d["reason"],
-                           tuple(d["methods"]) if "methods" in d else None)
+            DataDifference(
+                tuple(d["datasets"]), tuple(d["metrics"]), d["reason"], tuple(d["methods"]) if "methods" in d else None
+            )
             for d in spec.get("data_differs", ())
         ),
         paper_runs=tuple(_runs(spec["paper_runs"]).items()) if "paper_runs" in spec else (),

@@ -14,8 +14,12 @@ SCHEMA = {
         "report": {
             "type": "object",
             "additionalProperties": False,
-            "properties": {"title": {"type": "string"}, "scope": {"type": "string"}, "easy": {"type": "string"},
-                           "hard": {"type": "string"}},
+            "properties": {
+                "title": {"type": "string"},
+                "scope": {"type": "string"},
+                "easy": {"type": "string"},
+                "hard": {"type": "string"},
+            },
         },
         "papers": {
             "type": "object",
@@ -85,7 +89,9 @@ SCHEMA = {
                                 "table": {"type": "string"},
                                 "variants": {"type": "string", "pattern": r"^\{method\}.+$"},
                                 "datasets": {
-                                    "type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}
+                                    "type": "object",
+                                    "minProperties": 1,
+                                    "additionalProperties": {"type": "string"},
                                 },
                                 "metrics": _STRINGS,
                                 "reason": {"type": "string", "minLength": 1},
@@ -120,7 +126,9 @@ SCHEMA = {
                             "additionalProperties": False,
                             "required": ["parameter", "quote"],
                             "properties": {
-                                "parameter": {"type": "string"}, "methods": _STRINGS, "quote": {"type": "string"}
+                                "parameter": {"type": "string"},
+                                "methods": _STRINGS,
+                                "quote": {"type": "string"},
                             },
                         },
                     },

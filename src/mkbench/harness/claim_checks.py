@@ -234,8 +234,9 @@ def _single(label: str, frame: pd.DataFrame, bounds: dict, method: str) -> Compa
     if values.empty:
         raise MissingRecords(f"no value for {label.rstrip(', ')}")
     value, se = mean_se(values.to_numpy())
-    return Comparison(label.rstrip(", ") or "all runs", value, se, len(values), **bounds, methods=(method,),
-                      datasets=_datasets(frame))
+    return Comparison(
+        label.rstrip(", ") or "all runs", value, se, len(values), **bounds, methods=(method,), datasets=_datasets(frame)
+    )
 
 
 def _pair(label: str, frame: pd.DataFrame, b: str, check: dict, bounds: dict) -> Comparison:
@@ -288,7 +289,7 @@ def _lookup(record: Any, keys: list, path: Path) -> Any:
     node = record
     for key in keys:
         if isinstance(key, dict):
-            (field, text), = key.items()
+            ((field, text),) = key.items()
             matches = [item for item in node if text in str(item.get(field, ""))]
             if len(matches) != 1:
                 raise ConfigError(f"{path.name}: {len(matches)} items have {field!r} containing {text!r}; need one")

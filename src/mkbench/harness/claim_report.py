@@ -20,7 +20,8 @@ def render_claims(claims: list[Claim], verdicts: list[Verdict], root: str | os.P
     lines = [
         "## Claims",
         "",
-        f"{len(claims)} claims: " + ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v])
+        f"{len(claims)} claims: "
+        + ", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v])
         + f"; {fragile} of the verdicts are fragile (another reading the claim's words allow changes them). "
         "The rules, thresholds, readings and verdicts are those of Methodology above.",
         "",
@@ -53,8 +54,9 @@ def render_claims(claims: list[Claim], verdicts: list[Verdict], root: str | os.P
 def _short(verdict: Verdict) -> str:
     """The robustness column: robust, or fragile with the readings that change the verdict."""
     if verdict.fragile:
-        return "**fragile**: " + "; ".join(f"{name}: {other}" for name, other in verdict.readings
-                                           if other != verdict.verdict)
+        return "**fragile**: " + "; ".join(
+            f"{name}: {other}" for name, other in verdict.readings if other != verdict.verdict
+        )
     return "robust" if verdict.readings else "—"
 
 

@@ -70,20 +70,37 @@ SCHEMA = {
 
 #: Each rule for the report: the words it reads, the threshold it gives, and the other readings it allows.
 RULES = {
-    "direction": ("lower, sparser, faster, more, rises", "paired difference >= 0 (or <= 0), ratio of means >= 1 "
-                  "(or <= 1)", "the other statistic: ratio of means for a difference, paired difference for a ratio"),
+    "direction": (
+        "lower, sparser, faster, more, rises",
+        "paired difference >= 0 (or <= 0), ratio of means >= 1 (or <= 1)",
+        "the other statistic: ratio of means for a difference, paired difference for a ratio",
+    ),
     "intensifier": ("much, dramatically, significantly", "ratio >= 2 (or <= 1/2)", "1.5x and 3x"),
-    "factor": ("a factor the words state: '15 times', '255 vs 3000'", "ratio >= k / 1.25 (the 25% tolerance of "
-               "counts); over several data sets, their smallest k", "k itself; a factor other words of the paper "
-               "use for the same claim ('significantly': 2x)"),
-    "comparable": ("comparable, on par, small differences", "within the tables' tolerance t: paired difference in "
-                   "[-t, t], ratio in [1 / (1 + t), 1 + t]", "t / 2 and 2 t"),
-    "slightly": ("slightly, marginally better", "paired difference in [0, t]", "[0, t / 2], [0, 2 t], and 'better' "
-                 "alone (>= 0)"),
-    "trend": ("generally reduced", "Spearman's rho of the difference's size against the field <= -0.5",
-              "rho <= 0 (any fall)"),
-    "bound": ("a bound the words imply: 'near linear'", "the bound (a log-log slope <= 1.2)",
-              "the other bounds the words allow (1.1 and 1.3)"),
+    "factor": (
+        "a factor the words state: '15 times', '255 vs 3000'",
+        "ratio >= k / 1.25 (the 25% tolerance of counts); over several data sets, their smallest k",
+        "k itself; a factor other words of the paper use for the same claim ('significantly': 2x)",
+    ),
+    "comparable": (
+        "comparable, on par, small differences",
+        "within the tables' tolerance t: paired difference in [-t, t], ratio in [1 / (1 + t), 1 + t]",
+        "t / 2 and 2 t",
+    ),
+    "slightly": (
+        "slightly, marginally better",
+        "paired difference in [0, t]",
+        "[0, t / 2], [0, 2 t], and 'better' alone (>= 0)",
+    ),
+    "trend": (
+        "generally reduced",
+        "Spearman's rho of the difference's size against the field <= -0.5",
+        "rho <= 0 (any fall)",
+    ),
+    "bound": (
+        "a bound the words imply: 'near linear'",
+        "the bound (a log-log slope <= 1.2)",
+        "the other bounds the words allow (1.1 and 1.3)",
+    ),
 }
 
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
@@ -134,12 +151,16 @@ def rule_problems(rule: str | dict, check: dict[str, Any]) -> list[str]:
     elif which == "factor":
         wanted = evaluate(rule["factor"]) / FACTOR_TOLERANCE
         if "at_least" not in bounds or len(bounds) != 1 or not _close(bounds["at_least"], wanted):
-            return [f"rule factor {rule['factor']} needs at_least {wanted:.3g} (the factor / {FACTOR_TOLERANCE}), "
-                    f"not {bounds}"]
+            return [
+                f"rule factor {rule['factor']} needs at_least {wanted:.3g} (the factor / {FACTOR_TOLERANCE}), "
+                f"not {bounds}"
+            ]
     elif which == "comparable":
         low, high = bounds.get("at_least"), bounds.get("at_most")
-        symmetric = low is not None and high is not None and (
-            _close(low * high, 1.0) if statistic == "ratio" else _close(-low, high)
+        symmetric = (
+            low is not None
+            and high is not None
+            and (_close(low * high, 1.0) if statistic == "ratio" else _close(-low, high))
         )
         if not symmetric:
             centre = "1" if statistic == "ratio" else "0"
@@ -171,8 +192,16 @@ def alternatives(rule: str | dict, check: dict[str, Any]) -> list[tuple[str, dic
         unit = 1.0 if swapped == "ratio" else 0.0
         what = "ratio of means" if swapped == "ratio" else "paired difference"
         name = f"{what} {'>=' if side == 'at_least' else '<='} {unit:g}"
-        out.append((name, {**{k: v for k, v in check.items() if k not in ("at_least", "at_most")},
-                           "statistic": swapped, side: unit}))
+        out.append(
+            (
+                name,
+                {
+                    **{k: v for k, v in check.items() if k not in ("at_least", "at_most")},
+                    "statistic": swapped,
+                    side: unit,
+                },
+            )
+        )
     elif which == "intensifier":
         for factor in (1.5, 3.0):
             value = factor if side == "at_least" else 1 / factor
@@ -193,8 +222,11 @@ def alternatives(rule: str | dict, check: dict[str, Any]) -> list[tuple[str, dic
                 with_bounds(f"{name} the tolerance (±{u:.3g})", at_least=-u, at_most=u)
     elif which == "slightly":
         for scale, name in ((0.5, "half"), (2.0, "twice")):
-            with_bounds(f"{name} the tolerance (in [0, {bounds['at_most'] * scale:.3g}])",
-                        at_least=0, at_most=bounds["at_most"] * scale)
+            with_bounds(
+                f"{name} the tolerance (in [0, {bounds['at_most'] * scale:.3g}])",
+                at_least=0,
+                at_most=bounds["at_most"] * scale,
+            )
         with_bounds("better alone (>= 0)", at_least=0)
     elif which == "trend":
         with_bounds("rho <= 0 (any fall)", at_most=0.0)

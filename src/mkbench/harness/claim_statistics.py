@@ -105,10 +105,12 @@ def trend(along: np.ndarray, differences: list[np.ndarray]) -> tuple[float, floa
     sizes = np.array([abs(np.mean(d)) for d in differences])
     value = _spearman(along, sizes[None, :])[0]
     rng = np.random.default_rng(BOOTSTRAP_SEED)
-    resampled = np.column_stack([
-        np.abs(np.asarray(d, dtype=float)[rng.integers(0, len(d), (BOOTSTRAP_RESAMPLES, len(d)))].mean(axis=1))
-        for d in differences
-    ])
+    resampled = np.column_stack(
+        [
+            np.abs(np.asarray(d, dtype=float)[rng.integers(0, len(d), (BOOTSTRAP_RESAMPLES, len(d)))].mean(axis=1))
+            for d in differences
+        ]
+    )
     draws = _spearman(along, resampled)
     draws = draws[np.isfinite(draws)]
     se = float(draws.std(ddof=1)) if draws.size > 1 else math.nan

@@ -58,6 +58,8 @@ _RECORDS = {
     "statistic": {"enum": ["difference", "ratio", "trend"]},
     **_BOUNDS,
 }
+
+
 def _kind(source: str, required: list[str], properties: dict) -> dict:
     """The keys of a check reading ``source``: those checks only, named in errors."""
     return {
@@ -92,8 +94,12 @@ _CHECK = {
                     "additionalProperties": {
                         "anyOf": [
                             {"type": "array"},
-                            {"type": "object", "required": ["series"], "additionalProperties": False,
-                             "properties": {"series": {"type": "string"}}},
+                            {
+                                "type": "object",
+                                "required": ["series"],
+                                "additionalProperties": False,
+                                "properties": {"series": {"type": "string"}},
+                            },
                         ]
                     },
                 },

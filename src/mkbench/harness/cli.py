@@ -85,7 +85,8 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--table", action="append", help="only this table (repeatable)")
     report.add_argument("--reproduction", metavar="FILE", help="write the reproduction status (Markdown) here")
     report.add_argument(
-        "--catalogue", metavar="FILE",
+        "--catalogue",
+        metavar="FILE",
         help="catalogue of the papers' tables and figures (default: reproduction.yaml beside --config)",
     )
     report.set_defaults(func=_report)
@@ -99,12 +100,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     cost.add_argument("--config", required=True, help="workflow config YAML (the one the summaries were run with)")
     cost.add_argument(
-        "--plan", nargs="+", metavar="OVERLAY",
+        "--plan",
+        nargs="+",
+        metavar="OVERLAY",
         help="price the config with these overlays merged over it instead (e.g. one restoring a paper's full "
         "protocol where the config cuts it); each job's measured time is scaled by its model fits",
     )
     cost.add_argument(
-        "--catalogue", metavar="FILE",
+        "--catalogue",
+        metavar="FILE",
         help="reproduction catalogue (e.g. config/reproduction.yaml): add each experiment's role (behind a "
         "paper's table or figure, or only its sensitivity tables) and a subtotal per role",
     )
@@ -123,10 +127,20 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--experiment", required=True, help="an experiment of --config ('mkbench list experiments')")
     cmp.add_argument("--config", default="config/config.yaml", help="workflow config YAML (default: %(default)s)")
     cmp.add_argument("--label", default="mine", help="the method's row label (default: %(default)s)")
-    cmp.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
-                     help="a parameter of the estimator, VALUE read as YAML (repeatable)")
-    cmp.add_argument("--grid", action="append", default=[], metavar="KEY=V1,V2",
-                     help="a parameter to sweep, one job per value (repeatable); chosen as the table selects")
+    cmp.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a parameter of the estimator, VALUE read as YAML (repeatable)",
+    )
+    cmp.add_argument(
+        "--grid",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2",
+        help="a parameter to sweep, one job per value (repeatable); chosen as the table selects",
+    )
     cmp.add_argument("--dataset", action="append", help="only this data set of the experiment (repeatable)")
     cmp.add_argument("--max-splits", type=int, help="only the first N splits of each seed (the papers' rows too)")
     cmp.add_argument("--out", default="results/compare", help="folder of the records and tables (default: %(default)s)")
@@ -197,16 +211,15 @@ def _run(args) -> None:
     config = load_config(args.config)
     exp = config["experiments"].get(args.experiment)
     if exp is None:
-        raise UnknownNameError(
-            f"unknown experiment {args.experiment!r}; known: {', '.join(config['experiments'])}"
-        )
+        raise UnknownNameError(f"unknown experiment {args.experiment!r}; known: {', '.join(config['experiments'])}")
     _require(args.method, exp["methods"], "method label")
     _require(args.dataset, exp["datasets"], "data set of the experiment")
     _require(args.param, param_settings(exp["methods"][args.method]), "parameter setting")
     job = Job(args.experiment, args.method, args.param, args.dataset, exp["protocol"], args.seed, args.split)
     # the config's data folders, as the Snakefile reads them (relative to where the workflow runs)
-    dataset = load(args.dataset, mirror=args.mirror or config["data"]["mirror"],
-                   data_home=args.data_home or config["data"]["home"])
+    dataset = load(
+        args.dataset, mirror=args.mirror or config["data"]["mirror"], data_home=args.data_home or config["data"]["home"]
+    )
     splits = protocol_splits(config, job.protocol, dataset, job.seed)
     if not 0 <= job.split < len(splits):
         raise MkbenchError(f"--split {job.split} is out of range: the protocol has {len(splits)} splits")
@@ -261,8 +274,17 @@ def _compare(args) -> None:
     grid = {key: [yaml.safe_load(v) for v in value.split(",")] for key, value in pairs(args.grid, "--grid").items()}
     config = load_config(args.config)
     _check_writable(args.out)
-    for path in compare(config, args.estimator, args.experiment, label=args.label, params=params, grid=grid,
-                        datasets=args.dataset, max_splits=args.max_splits, out=args.out):
+    for path in compare(
+        config,
+        args.estimator,
+        args.experiment,
+        label=args.label,
+        params=params,
+        grid=grid,
+        datasets=args.dataset,
+        max_splits=args.max_splits,
+        out=args.out,
+    ):
         with open(path, encoding="utf-8") as fh:
             print(fh.read())
         print(f"(written to {path})")
@@ -329,9 +351,16 @@ def _write_tables(config: dict, tables: list[str]) -> None:
         spec = config["tables"][name]
         with _writes_to(f"results/tables/{name}"):
             write_table(
-                records[name], spec["metrics"], f"results/tables/{name}",
-                caption=spec["caption"], reference=references[name], select=spec.get("select"), layout=spec["layout"],
-                stop=spec.get("stop"), history=histories[name], fixed=spec.get("fixed"),
+                records[name],
+                spec["metrics"],
+                f"results/tables/{name}",
+                caption=spec["caption"],
+                reference=references[name],
+                select=spec.get("select"),
+                layout=spec["layout"],
+                stop=spec.get("stop"),
+                history=histories[name],
+                fixed=spec.get("fixed"),
             )
         print(f"results/tables/{name}.md")
 

@@ -129,9 +129,17 @@ def _write_tables(config: dict, experiment: str, ours: pd.DataFrame, label: str,
         reference = load_reference(os.path.join(config["reference_dir"], ref["file"]), ref["table"]) if ref else None
         records = pd.concat([theirs, ours], ignore_index=True)
         stem = os.path.join(out, name)
-        write_table(records, spec["metrics"], stem, caption=spec["caption"], reference=reference,
-                    select=spec.get("select"), layout=spec["layout"], accept_status=spec["accept_status"],
-                    added=[label])
+        write_table(
+            records,
+            spec["metrics"],
+            stem,
+            caption=spec["caption"],
+            reference=reference,
+            select=spec.get("select"),
+            layout=spec["layout"],
+            accept_status=spec["accept_status"],
+            added=[label],
+        )
         written.append(f"{stem}.md")
     if not written:
         raise ConfigError(f"no table of the config is over {experiment} alone; its records are under {out}/runs")

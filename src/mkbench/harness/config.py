@@ -71,7 +71,9 @@ def read_yaml(path: str | os.PathLike, what: str, hint: str = "") -> Any:
 
 def check_schema(node: Any, schema: dict, what: str) -> None:
     """Raise a ConfigError headed ``invalid <what>:`` listing every place where ``node`` breaks ``schema``."""
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(node), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(
+        jsonschema.Draft202012Validator(schema).iter_errors(node), key=lambda e: [str(p) for p in e.absolute_path]
+    )
     if errors:
         raise ConfigError(f"invalid {what}:\n" + "\n".join(_describe(e) for e in errors))
 
@@ -178,7 +180,8 @@ def _check_references(config: dict) -> None:
     for name, exp in config["experiments"].items():
         problems += [
             f"  at experiments/{name}/datasets: unknown data set {d!r}; known: {', '.join(registered)}"
-            for d in exp["datasets"] if d not in registered
+            for d in exp["datasets"]
+            if d not in registered
         ]
         if exp["protocol"] not in config["protocols"]:
             problems.append(
@@ -205,7 +208,8 @@ def _check_references(config: dict) -> None:
                 known = {m for e in experiments for m in config["experiments"][e]["methods"]}
                 problems += [
                     f"  at figures/{name}/methods: {m!r} is not a method of {spec['experiment']!r}"
-                    for m in spec.get("methods", []) if m not in known
+                    for m in spec.get("methods", [])
+                    if m not in known
                 ]
     if problems:
         raise ConfigError("invalid config:\n" + "\n".join(problems))
@@ -215,7 +219,8 @@ def _check_parameters(config: dict) -> None:
     """Raise a ConfigError listing every method or protocol parameter that is not one they accept, and every
     kernel library among the methods' values that cannot be built."""
     problems = [
-        line for name, protocol in config["protocols"].items()
+        line
+        for name, protocol in config["protocols"].items()
         for line in _protocol_problems(protocol, f"protocols/{name}")
     ]
     for name, exp in config["experiments"].items():
@@ -273,10 +278,14 @@ def _protocol_problems(protocol: dict, where: str) -> list[str]:
     unknown = sorted(set(protocol) - {"name", *valid})
     required = [key for key, default in declared.items() if default is inspect.Parameter.empty] + list(planning)
     missing = [key for key in required if key not in protocol and key not in FROM_DATASET.get(kind, ())]
-    problems = [
-        f"at {where}: protocol {kind!r} has no parameter(s) {', '.join(unknown)}; "
-        f"its parameters: {', '.join(valid) or 'none'}"
-    ] if unknown else []
+    problems = (
+        [
+            f"at {where}: protocol {kind!r} has no parameter(s) {', '.join(unknown)}; "
+            f"its parameters: {', '.join(valid) or 'none'}"
+        ]
+        if unknown
+        else []
+    )
     if missing:
         problems.append(f"at {where}: protocol {kind!r} needs {', '.join(missing)}")
     return problems
@@ -291,7 +300,9 @@ def added_methods(config: dict[str, Any], experiments: str | list[str]) -> list[
 
     names = [experiments] if isinstance(experiments, str) else experiments
     return [
-        label for name in names for label, spec in config["experiments"][name]["methods"].items()
+        label
+        for name in names
+        for label, spec in config["experiments"][name]["methods"].items()
         if spec.get("added", is_import_path(spec["estimator"]))
     ]
 
@@ -332,8 +343,13 @@ def job_of(config: dict[str, Any], wildcards: Any) -> Job:
     """The fit job of ``config`` whose wildcards (experiment, method, param, dataset, seed, split) are given."""
     protocol = config["experiments"][wildcards.experiment]["protocol"]
     return Job(
-        wildcards.experiment, wildcards.method, wildcards.param, wildcards.dataset, protocol,
-        int(wildcards.seed), int(wildcards.split),
+        wildcards.experiment,
+        wildcards.method,
+        wildcards.param,
+        wildcards.dataset,
+        protocol,
+        int(wildcards.seed),
+        int(wildcards.split),
     )
 
 
@@ -380,7 +396,5 @@ def plan_jobs(config: dict[str, Any], experiments: list[str] | None = None) -> l
                 for dataset in exp["datasets"]:
                     for seed in exp["seeds"]:
                         for split in range(n_splits(protocol)):
-                            jobs.append(
-                                Job(exp_name, method, param, dataset, exp["protocol"], seed, split)
-                            )
+                            jobs.append(Job(exp_name, method, param, dataset, exp["protocol"], seed, split))
     return jobs

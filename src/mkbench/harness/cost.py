@@ -60,7 +60,9 @@ COLUMNS = ["experiment", "planned jobs", "measured jobs", "unmeasured jobs", "me
 ROLES = ("paper", "sensitivity", "other")
 
 
-def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dict[str, Any] | None = None) -> pd.DataFrame:
+def estimate(
+    config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dict[str, Any] | None = None
+) -> pd.DataFrame:
     """One row per experiment (:data:`COLUMNS`), from the summaries under ``root``.
 
     Parameters
@@ -79,27 +81,31 @@ def estimate(config: dict[str, Any], root: str | os.PathLike = ".", *, plan: dic
     rows = []
     for experiment in plan["experiments"]:
         planned = pd.DataFrame([vars(job) for job in plan_jobs(plan, [experiment])])[JOB_FIELDS]
-        measured, timing = (_summary_seconds(Path(root) / "results" / folder / f"{experiment}.csv")
-                            for folder in ("summary", "timing"))
+        measured, timing = (
+            _summary_seconds(Path(root) / "results" / folder / f"{experiment}.csv") for folder in ("summary", "timing")
+        )
         if experiment in config["experiments"]:  # only jobs the config still plans (known by their names)
             configured = pd.DataFrame([vars(job) for job in plan_jobs(config, [experiment])])[JOB_FIELDS]
             measured, timing = (frame.merge(configured, on=JOB_FIELDS) for frame in (measured, timing))
         still = planned.merge(measured, on=JOB_FIELDS, how="inner")
         # per kind, the best measure it has: its timing samples, else its CPU-timed rows, else its wall times
-        pool = pd.concat([measured.assign(rank=measured["cpu"].astype(int)), timing[timing["cpu"]].assign(rank=2)],
-                         ignore_index=True)
+        pool = pd.concat(
+            [measured.assign(rank=measured["cpu"].astype(int)), timing[timing["cpu"]].assign(rank=2)], ignore_index=True
+        )
         sampled = pool[pool["rank"] == pool.groupby(KIND_FIELDS)["rank"].transform("max")]
         mean = sampled.groupby(KIND_FIELDS)["seconds"].mean().rename("mean").reset_index()
         mean["mean"] *= mean["method"].map(lambda method: _work_ratio(plan, config, experiment, method))  # noqa: B023
         priced = planned.merge(mean, on=KIND_FIELDS, how="left")
-        rows.append({
-            "experiment": experiment,
-            "planned jobs": len(planned),
-            "measured jobs": len(still),
-            "unmeasured jobs": int(priced["mean"].isna().sum()),
-            "measured CPU h": still["seconds"].sum() / 3600,
-            "estimated CPU h": priced["mean"].sum() / 3600,
-        })
+        rows.append(
+            {
+                "experiment": experiment,
+                "planned jobs": len(planned),
+                "measured jobs": len(still),
+                "unmeasured jobs": int(priced["mean"].isna().sum()),
+                "measured CPU h": still["seconds"].sum() / 3600,
+                "estimated CPU h": priced["mean"].sum() / 3600,
+            }
+        )
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
@@ -145,17 +151,28 @@ def roles(config: dict[str, Any], entries: Sequence[Entry]) -> dict[str, str]:
     "paper": it feeds a table or figure an entry reproduces; "sensitivity": only an
     entry's sensitivity tables (its ablations); "other": neither.
     """
+
     def experiments(kind: str, name: str) -> list[str]:
         named = config[kind][name]["experiment"]
         return [named] if isinstance(named, str) else list(named)
 
-    paper = {experiment for entry in entries
-             for kind, names in (("tables", entry.tables), ("figures", entry.figures))
-             for name in names for experiment in experiments(kind, name)}
-    ablations = {experiment for entry in entries for study in entry.sensitivity
-                 for experiment in experiments("tables", study.table)}
-    return {name: "paper" if name in paper else "sensitivity" if name in ablations else "other"
-            for name in config["experiments"]}
+    paper = {
+        experiment
+        for entry in entries
+        for kind, names in (("tables", entry.tables), ("figures", entry.figures))
+        for name in names
+        for experiment in experiments(kind, name)
+    }
+    ablations = {
+        experiment
+        for entry in entries
+        for study in entry.sensitivity
+        for experiment in experiments("tables", study.table)
+    }
+    return {
+        name: "paper" if name in paper else "sensitivity" if name in ablations else "other"
+        for name in config["experiments"]
+    }
 
 
 def to_markdown(frame: pd.DataFrame, roles: dict[str, str] | None = None) -> str:
@@ -167,8 +184,11 @@ def to_markdown(frame: pd.DataFrame, roles: dict[str, str] | None = None) -> str
     subtotals = []
     if roles is not None:
         frame = frame.assign(role=frame["experiment"].map(roles))
-        subtotals = [numbers[frame["role"] == role].sum().to_dict() | {"experiment": f"**{role} total**", "role": role}
-                     for role in ROLES if (frame["role"] == role).any()]
+        subtotals = [
+            numbers[frame["role"] == role].sum().to_dict() | {"experiment": f"**{role} total**", "role": role}
+            for role in ROLES
+            if (frame["role"] == role).any()
+        ]
     total = numbers.sum().to_dict() | {"experiment": "**total**"} | ({"role": ""} if roles is not None else {})
     shown = pd.concat([frame, pd.DataFrame([*subtotals, total])], ignore_index=True)
     for column in ("measured CPU h", "estimated CPU h"):
@@ -191,9 +211,12 @@ def _summary_seconds(path: Path) -> pd.DataFrame:
 def _job_seconds(summary: pd.DataFrame) -> pd.DataFrame:
     """A job's fit and predict seconds: CPU time where the record has it (since 2026-11-26; ``cpu`` True),
     else wall time, which load inflates (a failed job's missing times count as 0)."""
+
     def seconds(part: str) -> pd.Series:
-        wall, cpu = (summary.reindex(columns=[name])[name].apply(pd.to_numeric)
-                     for name in (f"{part}_seconds", f"{part}_cpu_seconds"))
+        wall, cpu = (
+            summary.reindex(columns=[name])[name].apply(pd.to_numeric)
+            for name in (f"{part}_seconds", f"{part}_cpu_seconds")
+        )
         return cpu.fillna(wall).fillna(0.0)
 
     cpu = summary.reindex(columns=["fit_cpu_seconds"])["fit_cpu_seconds"].notna()

@@ -176,8 +176,9 @@ def _set_trace(model, estimator: str, trace, parts: dict[str, np.ndarray], X, y,
 
     def callback(current) -> dict[str, float]:
         predictions = {name: cache.predict(current, name) for name in parts}
-        predictions = {name: current.predict(X[parts[name]]) if found is None else found
-                       for name, found in predictions.items()}
+        predictions = {
+            name: current.predict(X[parts[name]]) if found is None else found for name, found in predictions.items()
+        }
         scores = _scores(y, parts, predictions, task)
         used = getattr(current, "n_columns_by_kernel_", None) if hasattr(current, "kernels_") else None
         return {**scores, **{f"used_{kernel}": count for kernel, count in (used or {}).items()}}

@@ -20,11 +20,15 @@ from .._registry import METHODS, estimator_class
 from ..exceptions import ConfigError, MkbenchError, UnknownNameError
 
 __all__ = [
-    "METHODS", "kernel_problems", "make_method", "method_class", "method_parameters", "method_problem",
+    "METHODS",
+    "kernel_problems",
+    "make_method",
+    "method_class",
+    "method_parameters",
+    "method_problem",
     "parameter_problems",
     "wrapped_parameters",
 ]
-
 
 
 def method_class(name: str) -> type[BaseEstimator]:
@@ -120,10 +124,11 @@ def parameter_problems(
     """
     valid = method_parameters(name)
     unknown = sorted(set(params) - set(valid))
-    problems = [
-        f"at {where}: method {name!r} has no parameter(s) {', '.join(unknown)}; "
-        f"valid parameters: {', '.join(valid)}"
-    ] if unknown else []
+    problems = (
+        [f"at {where}: method {name!r} has no parameter(s) {', '.join(unknown)}; valid parameters: {', '.join(valid)}"]
+        if unknown
+        else []
+    )
     if kernels:
         problems += kernel_problems(name, params, where, grid=grid)
     for key, method, inner in wrapped_parameters(name, params):

@@ -90,9 +90,7 @@ def to_markdown(
     if labels["dataset"].nunique() == 1:
         caption += f" Data set: {labels['dataset'].iloc[0]}."
         labels = labels[["method"]]
-    values = pd.DataFrame(
-        {label(m): [_cell(cells.get((d, meth, m)), m) for d, meth in rows] for m in metrics}
-    )
+    values = pd.DataFrame({label(m): [_cell(cells.get((d, meth, m)), m) for d, meth in rows] for m in metrics})
     extra = _counts(table, rows)
     width = MAX_COLUMNS - labels.shape[1] - extra.shape[1]
     parts = [values.iloc[:, i : i + max(width, 1)] for i in range(0, values.shape[1], max(width, 1))]
@@ -115,7 +113,10 @@ def _by_method(table: pd.DataFrame, caption: str, metrics: list[str], rows, cell
         for start in range(0, len(methods), width):
             chunk = methods[start : start + width]
             frame = pd.DataFrame(
-                {"dataset": datasets, **{m: [_cell(cells.get((d, m, metric)), metric) for d in datasets] for m in chunk}}
+                {
+                    "dataset": datasets,
+                    **{m: [_cell(cells.get((d, m, metric)), metric) for d in datasets] for m in chunk},
+                }
             )
             part = f" (methods {start + 1}-{start + len(chunk)} of {len(methods)})" if len(methods) > width else ""
             out += [f"{label(metric)}{part}:", "", frame.to_markdown(index=False), ""]

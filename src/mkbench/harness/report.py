@@ -50,9 +50,7 @@ def collect_records(paths: Iterable[str | os.PathLike]) -> pd.DataFrame:
             with open(path, encoding="utf-8") as fh:
                 record = json.load(fh)
         except (OSError, json.JSONDecodeError) as exc:
-            raise DataError(
-                f"record {os.fspath(path)!r} is unreadable ({exc}); delete it and rerun its job"
-            ) from exc
+            raise DataError(f"record {os.fspath(path)!r} is unreadable ({exc}); delete it and rerun its job") from exc
         history = record.pop("history", None) or []
         for size in ("problem_rows", "problem_columns"):  # the largest restricted problem (SSMK §4)
             if history and isinstance(history[0], dict) and size in history[0]:
@@ -227,7 +225,10 @@ def write_table(
         rules = [stop] if isinstance(stop, str) else list(stop)
         stopped = [stop_by(records, history, rule) for rule in rules]
         if len(rules) > 1:
-            stopped = [frame.assign(method=frame["method"] + f" (stop {rule})") for frame, rule in zip(stopped, rules, strict=True)]
+            stopped = [
+                frame.assign(method=frame["method"] + f" (stop {rule})")
+                for frame, rule in zip(stopped, rules, strict=True)
+            ]
         records = pd.concat(stopped, ignore_index=True)
     if fixed:
         records = keep_settings(records, fixed)
@@ -259,10 +260,16 @@ def write_table(
     if edges:
         text += "\nChosen at an edge of the grid (the grid may be too short): " + "; ".join(edges) + ".\n"
     if stops:
-        text += ("\nStopped at the last iteration of a run cut by its iteration or time limit, or never stopped "
-                 "by its rule within it (no value): " + "; ".join(stops) + ".\n")
+        text += (
+            "\nStopped at the last iteration of a run cut by its iteration or time limit, or never stopped "
+            "by its rule within it (no value): " + "; ".join(stops) + ".\n"
+        )
     if failed:
-        text += "\nGrid settings that failed, left out of the choice (see the records' status): " + "; ".join(failed) + ".\n"
+        text += (
+            "\nGrid settings that failed, left out of the choice (see the records' status): "
+            + "; ".join(failed)
+            + ".\n"
+        )
     if accepted.any():
         ends = ", ".join(f"{status} in {n}" for status, n in records.loc[accepted, "status"].value_counts().items())
         text += f"\nRuns that ended with a status the protocol accepts (not counted as not optimal): {ends} of {len(records)}.\n"
@@ -329,8 +336,15 @@ def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike,
     ok = in_percent(records[~records["status"].astype(str).str.startswith("failed")], metric)
     ok = ok.assign(method=ok["method"].map(method_name))
     grid = sns.catplot(
-        data=ok, x="method", y=metric, col="dataset", kind="box", sharey=False,
-        height=3.2, aspect=1.1, color="0.85",
+        data=ok,
+        x="method",
+        y=metric,
+        col="dataset",
+        kind="box",
+        sharey=False,
+        height=3.2,
+        aspect=1.1,
+        color="0.85",
     )
     state = np.random.get_state()  # seaborn jitters the points with NumPy's global generator:
     np.random.seed(0)  # a fixed draw makes the same records give the same figure
@@ -383,8 +397,17 @@ def draw_lines(
     methods = list(dict.fromkeys(data["method"]))
     palette = dict(zip(methods, sns.color_palette(n_colors=len(methods)), strict=True))
     grid = sns.relplot(
-        data=data, x=x, y=y, hue="method", col="dataset", kind="line", errorbar=band, palette=palette,
-        height=3.2, aspect=1.3, facet_kws={"sharey": False},
+        data=data,
+        x=x,
+        y=y,
+        hue="method",
+        col="dataset",
+        kind="line",
+        errorbar=band,
+        palette=palette,
+        height=3.2,
+        aspect=1.3,
+        facet_kws={"sharey": False},
     )
     if reference is not None:
         paper = in_percent(reference[reference["metric"] == y].rename(columns={"mean": y}), y)
@@ -431,9 +454,17 @@ def draw_bars(records: pd.DataFrame, prefix: str, out_stem: str | os.PathLike, *
     long = _labelled(ok).melt(id_vars=["dataset", "method"], value_vars=fields, var_name="k", value_name=prefix)
     long["k"] = long["k"].str[len(prefix) + 1 :].astype(int)
     grid = sns.catplot(
-        data=long.assign(method=long["method"].map(method_name)), x="k", y=prefix, hue="method", col="dataset",
-        col_wrap=1, kind="bar", errorbar="sd",
-        height=3.2, aspect=max(1.3, len(fields) / 12), sharey=False,
+        data=long.assign(method=long["method"].map(method_name)),
+        x="k",
+        y=prefix,
+        hue="method",
+        col="dataset",
+        col_wrap=1,
+        kind="bar",
+        errorbar="sd",
+        height=3.2,
+        aspect=max(1.3, len(fields) / 12),
+        sharey=False,
     )
     grid.set_axis_labels(label("k"), label(prefix))
     header = facets(grid, list(dict.fromkeys(long["dataset"])))

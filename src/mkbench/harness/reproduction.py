@@ -91,9 +91,17 @@ def compare_tables(entry: Entry, root: str | os.PathLike = ".") -> tuple[list[Ga
             )
     ours = published["ours_mean"].notna()
     gaps = [
-        Gap(row.dataset, row.method, row.metric, float(row.ours_mean), float(row.paper_mean), tolerances[row.metric],
-            ours_sd=float(row.ours_std), ours_n=int(row.n) if pd.notna(getattr(row, "n", None)) else 0,
-            paper_sd=float(row.paper_std))
+        Gap(
+            row.dataset,
+            row.method,
+            row.metric,
+            float(row.ours_mean),
+            float(row.paper_mean),
+            tolerances[row.metric],
+            ours_sd=float(row.ours_std),
+            ours_n=int(row.n) if pd.notna(getattr(row, "n", None)) else 0,
+            paper_sd=float(row.paper_std),
+        )
         for row in published[ours].itertuples()
     ]
     missing = [f"{row.dataset} / {row.method} / {row.metric}" for row in published[~ours].itertuples()]
@@ -187,9 +195,14 @@ def build_reproduction(
         if entry.tables and not entry.reason:
             edges = chosen_at_edges(entry, config, root)
             found = dataclasses.replace(
-                found, edges=edges.lines, n_edge=edges.n_edge, n_choices=edges.n_choices,
-                edge_margin=edges.margin, n_edge_unknown=edges.n_unknown,
-                paper_edges=edges.paper_lines, n_paper_edge=edges.n_paper_edge,
+                found,
+                edges=edges.lines,
+                n_edge=edges.n_edge,
+                n_choices=edges.n_choices,
+                edge_margin=edges.margin,
+                n_edge_unknown=edges.n_unknown,
+                paper_edges=edges.paper_lines,
+                n_paper_edge=edges.n_paper_edge,
             )
         assessments.append(found)
     claims_path = Path(claims) if claims is not None else Path(catalogue).with_name("claims.yaml")

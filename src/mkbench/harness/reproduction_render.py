@@ -19,6 +19,7 @@ from .reproduction_method import easy_and_hard, methodology, scope
 if TYPE_CHECKING:  # pragma: no cover
     from .reproduction import Assessment
 
+
 def render(
     papers: dict[str, dict],
     entries: list[Entry],
@@ -76,15 +77,21 @@ def _edge_summary(assessments: list[Assessment]) -> list[str]:
     n_paper_edge = sum(a.n_paper_edge for a in assessments)
     margins = [a.edge_margin for a in assessments if a.n_edge and not pd.isna(a.edge_margin)]
     n_unknown = sum(a.n_edge_unknown for a in assessments)
-    text = (f"Hyper-parameter choices at an edge of our grid: {n_edge} of {n_choices} (one per run and chosen "
-            "parameter; the target is none).")
+    text = (
+        f"Hyper-parameter choices at an edge of our grid: {n_edge} of {n_choices} (one per run and chosen "
+        "parameter; the target is none)."
+    )
     if margins:
         unknown = f", where the records keep every setting's error (not for {n_unknown})" if n_unknown else ""
-        text += (f" At each, the best setting inside the grid is at most {max(margins):.3g} worse in the error it "
-                 f"was chosen by (validation or CV error){unknown}; each is listed under its item.")
+        text += (
+            f" At each, the best setting inside the grid is at most {max(margins):.3g} worse in the error it "
+            f"was chosen by (validation or CV error){unknown}; each is listed under its item."
+        )
     if n_paper_edge:
-        text += (f" At an edge of a grid the paper states: {n_paper_edge} more (its protocol, kept and flagged "
-                 "under each item with the paper's words).")
+        text += (
+            f" At an edge of a grid the paper states: {n_paper_edge} more (its protocol, kept and flagged "
+            "under each item with the paper's words)."
+        )
     return [text, ""]
 
 
@@ -113,14 +120,20 @@ def _paper_section(paper: str, info: dict, rows: list[tuple[Entry, Assessment]])
             details.append("- Outside tolerance: " + "; ".join(describe(list(a.attributions))) + ".")
         if e.readings:
             state = ", every one run and none reproduces it" if a.status.startswith("not reproduced") else ""
-            details.append(f"- Readings of the protocol ({len(e.readings)}{state}): "
-                           + "; ".join(f"{reading} ({', '.join(tables)})" for reading, tables in e.readings) + ".")
+            details.append(
+                f"- Readings of the protocol ({len(e.readings)}{state}): "
+                + "; ".join(f"{reading} ({', '.join(tables)})" for reading, tables in e.readings)
+                + "."
+            )
         if a.edges:
-            details.append(f"- Chosen at an edge of our grid ({a.n_edge} of {a.n_choices} choices): "
-                           + "; ".join(a.edges) + ".")
+            details.append(
+                f"- Chosen at an edge of our grid ({a.n_edge} of {a.n_choices} choices): " + "; ".join(a.edges) + "."
+            )
         if a.paper_edges:
-            details.append(f"- Chosen at an edge of the paper's grid ({a.n_paper_edge} of {a.n_choices} choices; "
-                           "its protocol, kept): " + "; ".join(a.paper_edges) + ".")
+            details.append(
+                f"- Chosen at an edge of the paper's grid ({a.n_paper_edge} of {a.n_choices} choices; "
+                "its protocol, kept): " + "; ".join(a.paper_edges) + "."
+            )
         if e.protocol:
             details.append(f"- Runs the protocol of {e.protocol}.")
         if e.note:
@@ -151,7 +164,7 @@ def _attribution_summary(assessments: list[Assessment]) -> list[str]:
 def _paper_verdicts(
     papers: dict[str, dict], entries: list[Entry], assessments: list[Assessment], claim_counts: dict[str, Counter]
 ) -> list[str]:
-    """"Does each paper hold up?": per paper, its claims' verdicts and its compared values by attribution,
+    """ "Does each paper hold up?": per paper, its claims' verdicts and its compared values by attribution,
     then the catalogue's written verdict of each paper (its ``verdict`` key), where it gives one."""
     rows = []
     for paper in papers:

@@ -85,9 +85,7 @@ def grid_edges(records: pd.DataFrame, select: str | None = None) -> pd.DataFrame
     if not choices:
         return pd.DataFrame(columns=COLUMNS)
     frame = pd.DataFrame(choices, columns=["dataset", "method", "parameter", "low", "high", "value", "margin"])
-    frame = frame.assign(
-        n_low=_same(frame["value"], frame["low"]), n_high=_same(frame["value"], frame["high"])
-    )
+    frame = frame.assign(n_low=_same(frame["value"], frame["low"]), n_high=_same(frame["value"], frame["high"]))
     frame["margin"] = frame["margin"].astype(float).where(frame["n_low"] | frame["n_high"])
     return (
         frame.groupby(["dataset", "method", "parameter", "low", "high"], sort=True)
@@ -100,8 +98,10 @@ def describe_edges(edges: pd.DataFrame) -> list[str]:
     """One line per method and parameter chosen at an edge, summed over data sets (for tables and REPRODUCTION.md)."""
     lines = []
     for (method, parameter, low, high), group in edges.groupby(["method", "parameter", "low", "high"], sort=True):
-        parts = [f"top ({high:g}) in {group['n_high'].sum()}" if group["n_high"].sum() else "",
-                 f"bottom ({low:g}) in {group['n_low'].sum()}" if group["n_low"].sum() else ""]
+        parts = [
+            f"top ({high:g}) in {group['n_high'].sum()}" if group["n_high"].sum() else "",
+            f"bottom ({low:g}) in {group['n_low'].sum()}" if group["n_low"].sum() else "",
+        ]
         parts = [part for part in parts if part]
         if parts:
             margin = group["margin"].max()
@@ -145,15 +145,17 @@ def _validation_choices(records: pd.DataFrame, select: str) -> list[tuple]:
     choice is at an edge only if every tied setting is: a tie that reaches inside the grid is no sign
     of a short grid (e.g. a model that is the same for every C)."""
     grids: dict[tuple[str, str], list[float]] = {}
-    for (method, name) in records[["method", "param"]].drop_duplicates().itertuples(index=False):
+    for method, name in records[["method", "param"]].drop_duplicates().itertuples(index=False):
         for key, value in _parse_setting(name).items():
             grids.setdefault((method, key), []).append(value)
     ok = records[~records["status"].astype(str).str.startswith("failed")]
     ok = ok.assign(_score=pd.to_numeric(ok[select]))
     rows = []
     for (dataset, method, _, _), split in ok.groupby(_SPLIT_KEYS, sort=False):
-        scores = [{**_parse_setting(name), "error": score}
-                  for name, score in zip(split["param"], split["_score"], strict=True)]
+        scores = [
+            {**_parse_setting(name), "error": score}
+            for name, score in zip(split["param"], split["_score"], strict=True)
+        ]
         for key in _parse_setting(split["param"].iloc[0]):
             grid = grids[(method, key)]
             if len(set(grid)) > 1:
@@ -192,10 +194,19 @@ def _cv_choices(records: pd.DataFrame) -> list[tuple]:
         for field in _ITERATION_FIELDS:
             if pd.notna(record.get(field)) and iters and len(set(iters)) > 1:
                 low, high = min(iters), max(iters)
-                tied = _tied(scores, field[len("s_"):])
+                tied = _tied(scores, field[len("s_") :])
                 value = _edge_or_value(float(record[field]), low, high, tied)
-                rows.append((record["dataset"], record["method"], "iterations", low, high, value,
-                             _margin(scores, field[len("s_"):], value)))
+                rows.append(
+                    (
+                        record["dataset"],
+                        record["method"],
+                        "iterations",
+                        low,
+                        high,
+                        value,
+                        _margin(scores, field[len("s_") :], value),
+                    )
+                )
     return rows
 
 
@@ -353,7 +364,7 @@ def _stopped(record: pd.Series, trace: pd.DataFrame, at, at_end: bool) -> pd.Ser
     for field in traced:
         out[field] = row[field]
     for field in used:
-        out["columns_" + field[len("used_"):]] = row[field]
+        out["columns_" + field[len("used_") :]] = row[field]
     if used:
         out["n_support"] = pd.to_numeric(row[used]).sum(min_count=1)
     for field, source in (("n_iter", "n_columns"), ("fit_seconds", "seconds")):

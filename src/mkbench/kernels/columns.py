@@ -83,7 +83,9 @@ class KernelColumns:
         self.kernels = tuple(k.resolve(self.centres) for k in make_library(kernels))
         self.signs = None if signs is None else np.asarray(signs, dtype=dtype).reshape(-1)
         if self.signs is not None and self.signs.shape[0] != self.centres.shape[0]:
-            raise ValueError(f"signs has {self.signs.shape[0]} entries, one per centre is needed ({self.centres.shape[0]})")
+            raise ValueError(
+                f"signs has {self.signs.shape[0]} entries, one per centre is needed ({self.centres.shape[0]})"
+            )
         if not self.kernels:
             raise ValueError("the kernel library is empty")
         self.n_computed = 0
@@ -123,9 +125,7 @@ class KernelColumns:
             return np.arange(self.n_centres)
         idx = np.asarray(centres, dtype=np.intp).reshape(-1)
         if idx.size and not (0 <= idx.min() and idx.max() < self.n_centres):
-            raise IndexError(
-                f"centre indices must lie in [0, {self.n_centres}), got min {idx.min()}, max {idx.max()}"
-            )
+            raise IndexError(f"centre indices must lie in [0, {self.n_centres}), got min {idx.min()}, max {idx.max()}")
         return idx
 
     def _compute(self, p: int, centres: np.ndarray) -> np.ndarray:
@@ -180,9 +180,7 @@ class KernelColumns:
         """Column K_p(X, z_j), shape (n_rows,)."""
         return self.block(p, [j])[:, 0]
 
-    def kernel_scores(
-        self, p: int, w: np.ndarray, centres: Sequence[int] | np.ndarray | None = None
-    ) -> np.ndarray:
+    def kernel_scores(self, p: int, w: np.ndarray, centres: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
         """Pricing products K_p(X, z_j)' w for the centres j of one kernel.
 
         With w = y * u these are the scores sum_i u_i y_i K_ij of cgboost eq. 6, 10

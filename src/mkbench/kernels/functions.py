@@ -200,7 +200,11 @@ class Polynomial(Kernel):
 
 
 #: What divides ||x - z||^2 in :class:`RBF`, as a function of sigma.
-_DENOMINATORS = {"sigma": lambda sigma: sigma, "sigma^2": lambda sigma: sigma**2, "2sigma^2": lambda sigma: 2 * sigma**2}
+_DENOMINATORS = {
+    "sigma": lambda sigma: sigma,
+    "sigma^2": lambda sigma: sigma**2,
+    "2sigma^2": lambda sigma: 2 * sigma**2,
+}
 
 
 @dataclass(frozen=True)
@@ -289,9 +293,7 @@ class WeakRBF(Kernel):
 
     def _attribute_of(self, X: np.ndarray) -> np.ndarray:
         if self.attribute >= X.shape[1]:
-            raise ValueError(
-                f"{self.name} needs attribute {self.attribute}, but the data have {X.shape[1]} features"
-            )
+            raise ValueError(f"{self.name} needs attribute {self.attribute}, but the data have {X.shape[1]} features")
         return X[:, [self.attribute]]
 
     def __call__(self, X: np.ndarray, Z: np.ndarray) -> np.ndarray:

@@ -88,9 +88,7 @@ class OnVariables(Kernel):
     def _select(self, X: np.ndarray) -> np.ndarray:
         X = np.asarray(X)
         if X.ndim != 2 or max(self.variables) >= X.shape[1]:
-            raise ValueError(
-                f"{self.name} needs column {max(self.variables)}, but the data have shape {X.shape}"
-            )
+            raise ValueError(f"{self.name} needs column {max(self.variables)}, but the data have shape {X.shape}")
         return X[:, self.variables]
 
     def __call__(self, X: np.ndarray, Z: np.ndarray) -> np.ndarray:
@@ -120,9 +118,7 @@ def _variables(X: np.ndarray, variables: Sequence[Sequence[int]] | None) -> list
     for group in variables:
         group = tuple(int(j) for j in np.atleast_1d(np.asarray(group, dtype=np.int64)))
         if not group or min(group) < 0 or max(group) >= n_features:
-            raise ValueError(
-                f"each variable is a non-empty list of column indices in [0, {n_features}), got {group!r}"
-            )
+            raise ValueError(f"each variable is a non-empty list of column indices in [0, {n_features}), got {group!r}")
         groups.append(group)
     return groups
 

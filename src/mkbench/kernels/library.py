@@ -110,7 +110,9 @@ def make_kernel(spec: str | Mapping | Kernel | Callable) -> Kernel:
         if name is None:
             raise ValueError(f"kernel spec {dict(spec)!r} has no 'name'")
     else:
-        raise TypeError(f"a kernel spec is a name, a mapping, a Kernel or a callable k(X, Z), got {type(spec).__name__}")
+        raise TypeError(
+            f"a kernel spec is a name, a mapping, a Kernel or a callable k(X, Z), got {type(spec).__name__}"
+        )
     name = _ALIASES.get(name, name)
     if name not in _FACTORIES:
         known = sorted(_FACTORIES) + sorted(_ALIASES)

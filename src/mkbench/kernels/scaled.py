@@ -57,7 +57,7 @@ def mean_diagonal(kernel: Kernel, X: np.ndarray) -> float:
     """
     total = 0.0
     for start in range(0, X.shape[0], _BLOCK):
-        block = X[start:start + _BLOCK]
+        block = X[start : start + _BLOCK]
         total += float(np.trace(kernel(block, block)))
     return total / X.shape[0]
 

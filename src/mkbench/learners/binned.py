@@ -58,9 +58,20 @@ def _fill(copies: np.ndarray, W: np.ndarray, points: np.ndarray, bins: np.ndarra
 
 
 @numba.njit(cache=True, nogil=True)
-def _binned_search(W: np.ndarray, totals: np.ndarray, per_row: bool, codes: np.ndarray, column: np.ndarray,
-                   start: np.ndarray, indices: np.ndarray, bins: np.ndarray, heaviest: np.ndarray,
-                   n_bins: np.ndarray, available: np.ndarray, positions: np.ndarray) -> tuple:
+def _binned_search(
+    W: np.ndarray,
+    totals: np.ndarray,
+    per_row: bool,
+    codes: np.ndarray,
+    column: np.ndarray,
+    start: np.ndarray,
+    indices: np.ndarray,
+    bins: np.ndarray,
+    heaviest: np.ndarray,
+    n_bins: np.ndarray,
+    available: np.ndarray,
+    positions: np.ndarray,
+) -> tuple:
     """The binned stump search under m weight vectors: per feature, a histogram of W over its bins, then their scan.
 
     A feature j stored densely (``column[j] >= 0``) adds each point's row of W to
@@ -116,7 +127,7 @@ def _binned_search(W: np.ndarray, totals: np.ndarray, per_row: bool, codes: np.n
         if dense:
             _fill(copies, W, points, codes[:, c])
         else:
-            _fill(copies, W, indices[start[j]:start[j + 1]], bins[start[j]:start[j + 1]])
+            _fill(copies, W, indices[start[j] : start[j + 1]], bins[start[j] : start[j + 1]])
         rest[:] = 0.0
         for b in range(k):
             for q in range(m):
@@ -128,8 +139,21 @@ def _binned_search(W: np.ndarray, totals: np.ndarray, per_row: bool, codes: np.n
         if not dense:  # the heaviest bin, empty so far: the total minus the others
             for q in range(m):
                 histogram[heaviest[j], q] = totals[q] - rest[q]
-        _scan_rows(histogram, order[:k], available[:, j], positions[:, j], j, totals, per_row, L, rows, features,
-                   scores, sum_squares, edges)
+        _scan_rows(
+            histogram,
+            order[:k],
+            available[:, j],
+            positions[:, j],
+            j,
+            totals,
+            per_row,
+            L,
+            rows,
+            features,
+            scores,
+            sum_squares,
+            edges,
+        )
     return rows, features, scores, sum_squares
 
 
@@ -224,7 +248,8 @@ class BinnedStumps(_StumpFamily):
         self.column = np.full(d, -1, dtype=np.int64)
         dense, points, bins = [], [], []
         for j, (thresholds, bin_counts, heaviest, index, codes) in enumerate(
-                _sparse_features(X, max_bins) if sparse else _dense_features(X, max_bins)):
+            _sparse_features(X, max_bins) if sparse else _dense_features(X, max_bins)
+        ):
             k = self.n_bins[j] = bin_counts.size
             self.thresholds[: k - 1, j] = thresholds
             self.positions[:k, j] = np.cumsum(bin_counts) - 1
@@ -256,12 +281,24 @@ class BinnedStumps(_StumpFamily):
         return float(self.thresholds[slot, feature])
 
     def _search_rows(self, W: np.ndarray, totals: np.ndarray, per_row: bool) -> tuple:
-        return _binned_search(W, totals, per_row, self.codes, self.column, self.start, self.indices, self.bins,
-                              self.heaviest, self.n_bins, self.available, self.positions)
+        return _binned_search(
+            W,
+            totals,
+            per_row,
+            self.codes,
+            self.column,
+            self.start,
+            self.indices,
+            self.bins,
+            self.heaviest,
+            self.n_bins,
+            self.available,
+            self.positions,
+        )
 
     def _position(self, feature: int, threshold: float) -> int:
         if scipy.sparse.issparse(self.X):
-            entries = self.X.data[self.X.indptr[feature]:self.X.indptr[feature + 1]]
+            entries = self.X.data[self.X.indptr[feature] : self.X.indptr[feature + 1]]
             below = int((entries <= threshold).sum()) + (self.n_samples - entries.size) * (threshold >= 0)
         else:
             below = int((self.X[:, feature] <= threshold).sum())

@@ -54,7 +54,9 @@ def make_family(
     Stumps, BinnedStumps, Perceptrons or FourierFeatures
     """
     if learner == "stump":
-        return Stumps(X, constant=constant) if max_bins is None else BinnedStumps(X, max_bins=max_bins, constant=constant)
+        return (
+            Stumps(X, constant=constant) if max_bins is None else BinnedStumps(X, max_bins=max_bins, constant=constant)
+        )
     if learner == "perceptron":
         return Perceptrons(X, n_candidates=n_candidates, random_state=random_state)
     if learner == "fourier":

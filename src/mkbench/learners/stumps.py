@@ -24,9 +24,21 @@ __all__ = ["Stumps"]
 
 
 @numba.njit(cache=True, nogil=True)
-def _scan_rows(W: np.ndarray, index: np.ndarray, available: np.ndarray, positions: np.ndarray, j: int,
-               totals: np.ndarray, per_row: bool, L: np.ndarray, best_row: np.ndarray, best_feature: np.ndarray,
-               best_scores: np.ndarray, sum_squares: np.ndarray, best_edge: np.ndarray) -> None:
+def _scan_rows(
+    W: np.ndarray,
+    index: np.ndarray,
+    available: np.ndarray,
+    positions: np.ndarray,
+    j: int,
+    totals: np.ndarray,
+    per_row: bool,
+    L: np.ndarray,
+    best_row: np.ndarray,
+    best_feature: np.ndarray,
+    best_scores: np.ndarray,
+    sum_squares: np.ndarray,
+    best_edge: np.ndarray,
+) -> None:
     """Offer the stumps of feature j, in order, to a search under m weight vectors; the state is updated in place.
 
     The scan that the exact search (:func:`_stump_search_rows`) and the binned one
@@ -130,8 +142,9 @@ def _stump_search(order: np.ndarray, w: np.ndarray, available: np.ndarray, total
 
 
 @numba.njit(cache=True, nogil=True)
-def _stump_search_rows(order: np.ndarray, W: np.ndarray, available: np.ndarray, totals: np.ndarray,
-                       per_row: bool) -> tuple:
+def _stump_search_rows(
+    order: np.ndarray, W: np.ndarray, available: np.ndarray, totals: np.ndarray, per_row: bool
+) -> tuple:
     """The exact stump search under m weight vectors at once, one pass over the sorted points of each feature.
 
     The m running sums L_l advance together, so each sorted point's m weights are
@@ -171,8 +184,9 @@ def _stump_search_rows(order: np.ndarray, W: np.ndarray, available: np.ndarray, 
     rows, features, scores, sum_squares, edges = _rows_start(W.shape[1], per_row, totals)
     L = np.empty(W.shape[1])
     for j in range(order.shape[1]):
-        _scan_rows(W, order[:, j], available[:, j], None, j, totals, per_row, L, rows, features, scores,
-                   sum_squares, edges)
+        _scan_rows(
+            W, order[:, j], available[:, j], None, j, totals, per_row, L, rows, features, scores, sum_squares, edges
+        )
     return rows, features, scores, sum_squares
 
 

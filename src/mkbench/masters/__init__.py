@@ -43,4 +43,20 @@ from .qp_osqp import QPMaster, solve_qp
 from .svm_cd import LinearSVMCDMaster, NonnegLinearSVMCDMaster
 from .svm_cd_offset import FreeOffsetSVMCDMaster, NonnegFreeOffsetSVMCDMaster
 
-__all__ = ["DualLPMaster", "FreeOffsetSVMCDMaster", "LPMaster", "LinearSVMCDMaster", "Master", "MasterSolution", "NonnegFreeOffsetSVMCDMaster", "NonnegLinearSVMCDMaster", "NonnegSVMDualMaster", "QPMaster", "SVMDualMaster", "make_hinge_master", "make_qp_master", "solve_lp", "solve_qp"]
+__all__ = [
+    "DualLPMaster",
+    "FreeOffsetSVMCDMaster",
+    "LPMaster",
+    "LinearSVMCDMaster",
+    "Master",
+    "MasterSolution",
+    "NonnegFreeOffsetSVMCDMaster",
+    "NonnegLinearSVMCDMaster",
+    "NonnegSVMDualMaster",
+    "QPMaster",
+    "SVMDualMaster",
+    "make_hinge_master",
+    "make_qp_master",
+    "solve_lp",
+    "solve_qp",
+]

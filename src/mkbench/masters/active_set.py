@@ -161,7 +161,9 @@ class NonnegActiveSet:
             dual = None
             self._passive_entered(entered)
         self._x, self._dual = (alpha, b), None
-        return self._failure(iterations, perf_counter() - start, status=f"active set unsettled after {max_steps} steps{restarted}")
+        return self._failure(
+            iterations, perf_counter() - start, status=f"active set unsettled after {max_steps} steps{restarted}"
+        )
 
     def _restart_exactly(self) -> bool:
         """Set P, ``_x`` and the free solver's state from the exact optimum over W; False if not offered.

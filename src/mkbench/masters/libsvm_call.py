@@ -108,8 +108,15 @@ def _solve_weighted(K, y, C: np.ndarray, *, tol, max_iter, epsilon) -> LibsvmDua
     if kept.size < C.size:
         K, y = np.asarray(K, dtype=np.float64)[np.ix_(kept, kept)], np.asarray(y)[kept]
     weights = np.ascontiguousarray(C[kept], dtype=np.float64)
-    dual = _fit(np.ascontiguousarray(K, dtype=np.float64), y, C=1.0, sample_weight=weights, tol=tol,
-                max_iter=max_iter, epsilon=epsilon)
+    dual = _fit(
+        np.ascontiguousarray(K, dtype=np.float64),
+        y,
+        C=1.0,
+        sample_weight=weights,
+        tol=tol,
+        max_iter=max_iter,
+        epsilon=epsilon,
+    )
     if kept.size == C.size:
         return dual
     coef = np.zeros(C.size)

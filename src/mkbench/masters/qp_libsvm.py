@@ -164,8 +164,14 @@ class SVMDualMaster(FreeSignQPPricing):
         if dual.converged:
             return dual.dual_coef, dual.intercept, dual.iterations, True
         exact = solve_qp(
-            self._free_columns(), self.y, self.C, loss=self.loss, epsilon=self.epsilon, alpha_sign="free",
-            intercept="free", on_failure=self.on_failure,
+            self._free_columns(),
+            self.y,
+            self.C,
+            loss=self.loss,
+            epsilon=self.epsilon,
+            alpha_sign="free",
+            intercept="free",
+            on_failure=self.on_failure,
         )
         self.n_exact_solves += 1
         return exact.pricing_weights, exact.intercept, dual.iterations + exact.iterations, exact.optimal
@@ -193,7 +199,9 @@ class SVMDualMaster(FreeSignQPPricing):
             objective = duals.sum() - 0.5 * alpha @ alpha
         else:
             duals = np.concatenate([np.maximum(w, 0.0), np.maximum(-w, 0.0)])
-            xi = np.concatenate([np.maximum(0.0, self.y - self.epsilon - f), np.maximum(0.0, f - self.y - self.epsilon)])
+            xi = np.concatenate(
+                [np.maximum(0.0, self.y - self.epsilon - f), np.maximum(0.0, f - self.y - self.epsilon)]
+            )
             objective = w @ self.y - self.epsilon * np.abs(w).sum() - 0.5 * alpha @ alpha
         return MasterSolution(
             alpha=alpha,
@@ -224,7 +232,6 @@ class SVMDualMaster(FreeSignQPPricing):
         if not converged:
             return self._failure(iterations, perf_counter() - start)
         return self._solution(w, b, self._columns.array.T @ w, iterations, perf_counter() - start)
-
 
 
 class NonnegSVMDualMaster(NonnegActiveSet, SVMDualMaster):

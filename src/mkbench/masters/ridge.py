@@ -71,8 +71,9 @@ class _ResidualMaster:
         """|K_i' r| for candidate columns not in the master: eq. 12 with alpha_i = 0 (eq. 16, 17)."""
         return np.abs(np.asarray(scores))
 
-    def _solution(self, alpha: np.ndarray, intercept: float, residual: np.ndarray,
-                  objective: float, seconds: float) -> MasterSolution:
+    def _solution(
+        self, alpha: np.ndarray, intercept: float, residual: np.ndarray, objective: float, seconds: float
+    ) -> MasterSolution:
         weighted = self._weigh(residual)
         return MasterSolution(
             alpha=alpha,

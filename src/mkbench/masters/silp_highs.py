@@ -76,9 +76,7 @@ class SILPMaster:
 
     def _add_row(self, lower: float, upper: float, values: np.ndarray) -> None:
         start = np.zeros(1, dtype=np.int32)
-        status = self._highs.addRows(
-            1, np.array([lower]), np.array([upper]), values.size, start, self._columns, values
-        )
+        status = self._highs.addRows(1, np.array([lower]), np.array([upper]), values.size, start, self._columns, values)
         if status == highspy.HighsStatus.kError:
             raise ValueError("HiGHS could not add a row to the SILP master LP")
 

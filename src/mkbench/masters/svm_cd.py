@@ -292,7 +292,9 @@ class LinearSVMCDMaster(FreeSignQPPricing):
             remedy=SOLVER_REMEDY,
         )
 
-    def _record(self, alpha: np.ndarray, b: float, outputs: np.ndarray, iterations: int, seconds: float) -> MasterSolution:
+    def _record(
+        self, alpha: np.ndarray, b: float, outputs: np.ndarray, iterations: int, seconds: float
+    ) -> MasterSolution:
         """The primal-dual record at the solver's alpha; ``outputs`` are f(x_i) = K_i. alpha + b."""
         return MasterSolution(
             alpha=alpha,

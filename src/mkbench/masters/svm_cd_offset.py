@@ -147,8 +147,16 @@ class _FreeOffset:
         epochs = 0
         for _ in range(self.max_outer):
             passes, converged = _dual_cd(
-                self._X.array, self.y, self._alpha, self._w, self._QD, self._box, self._eps,
-                budget - epochs, 0, self._mu,
+                self._X.array,
+                self.y,
+                self._alpha,
+                self._w,
+                self._QD,
+                self._box,
+                self._eps,
+                budget - epochs,
+                0,
+                self._mu,
             )
             epochs += passes
             if not converged:
@@ -238,7 +246,9 @@ class FreeOffsetSVMCDMaster(_FreeOffset, LinearSVMCDMaster):
     is the dual objective 1'u - ||alpha||^2 / 2.
     """
 
-    def __init__(self, y: np.ndarray, C: float | np.ndarray, *, columns: np.ndarray | None = None, **options: object) -> None:
+    def __init__(
+        self, y: np.ndarray, C: float | np.ndarray, *, columns: np.ndarray | None = None, **options: object
+    ) -> None:
         super().__init__(y, C, **options)
         if columns is not None:
             self.add_columns(columns)

@@ -102,8 +102,9 @@ class KernelOracle:
         self.priority = self._order(priority)
         self.error_tol = error_tol
         self.in_master = np.zeros((columns.n_kernels, columns.n_centres), dtype=bool)
-        if isinstance(stratify_ratio, bool) or not (isinstance(stratify_ratio, (int, float, np.number))
-                                                    and 0 <= stratify_ratio < 1):
+        if isinstance(stratify_ratio, bool) or not (
+            isinstance(stratify_ratio, (int, float, np.number)) and 0 <= stratify_ratio < 1
+        ):
             raise ValueError(f"stratify_ratio must be a number in [0, 1), got {stratify_ratio!r}")
         self.stratify_ratio = float(stratify_ratio)
         self._first_violation: dict[int, float] = {}  # kernel -> its largest violation when first priced
@@ -157,9 +158,9 @@ class KernelOracle:
                     candidates.append((violation, p, centres))
                     if p not in self._first_violation and np.isfinite(violation.max()):
                         self._first_violation[p] = float(violation.max())
-                priced += candidates[-len(group):]
+                priced += candidates[-len(group) :]
                 if self.stratify_ratio and self.strategy == "stratified":
-                    (violation, p, _), = candidates[-1:]
+                    ((violation, p, _),) = candidates[-1:]
                     threshold = self.stratify_ratio * self._first_violation.get(p, 0.0)
                     if float(violation.max()) > max(tol, threshold):
                         choices = self._most_violating([candidates[-1]], tol)
@@ -192,7 +193,9 @@ class KernelOracle:
             return np.zeros(0, dtype=np.intp)
         return solution.error_points(self.error_tol)
 
-    def _pricing(self, violation: float, choices: list, n_priced: np.ndarray, gap: float, computed_before: int) -> Pricing:
+    def _pricing(
+        self, violation: float, choices: list, n_priced: np.ndarray, gap: float, computed_before: int
+    ) -> Pricing:
         columns = [self.columns.column(*choice) for choice in choices]
         per_kernel = {f"priced_{k.name}": int(c) for k, c in zip(self.columns.kernels, n_priced, strict=True)}
         return Pricing(

@@ -302,8 +302,16 @@ class KernelColumnSearch:
         ndarray of shape (len(centres), n_attributes, n_sigmas)
         """
         out = np.empty((len(centres), *self.widths.shape))
-        _chain_scores(self._XT, self._features, np.asarray(centres, dtype=np.intp), self._slopes, self._chains,
-                      self._chain_starts, np.ascontiguousarray(r, dtype=np.float64), out)
+        _chain_scores(
+            self._XT,
+            self._features,
+            np.asarray(centres, dtype=np.intp),
+            self._slopes,
+            self._chains,
+            self._chain_starts,
+            np.ascontiguousarray(r, dtype=np.float64),
+            out,
+        )
         return out
 
     def _sample(self) -> np.ndarray:

@@ -145,9 +145,15 @@ class ColboostLPBoostClassifier(ClassifierMixin, BaseEstimator):
             logging.getLogger(name).setLevel(logging.WARNING)
         signed = np.where(y == self.classes_[1], 1, -1)
         model = ensemble.EnsembleClassifier(
-            solver="lp_boost", base_estimator=DecisionTreeClassifier(max_depth=1, random_state=self.random_state),
-            max_iter=int(self.max_iter), tradeoff_hyperparam=float(self.C), early_stopping=False,
-            check_dual_const=True, gurobi_num_threads=1, gurobi_time_limit=self.time_limit, seed=self.random_state,
+            solver="lp_boost",
+            base_estimator=DecisionTreeClassifier(max_depth=1, random_state=self.random_state),
+            max_iter=int(self.max_iter),
+            tradeoff_hyperparam=float(self.C),
+            early_stopping=False,
+            check_dual_const=True,
+            gurobi_num_threads=1,
+            gurobi_time_limit=self.time_limit,
+            seed=self.random_state,
         )
         with _no_progress_bar(ensemble):
             self.model_ = model.fit(X, signed)

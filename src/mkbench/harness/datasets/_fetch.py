@@ -50,8 +50,7 @@ ENV_DATA_HOME = "MKBENCH_DATA_HOME"
 DOWNLOAD_TIMEOUT = 30.0
 _CHUNK = 1 << 20
 _MIRROR_HINT = (
-    f"set {ENV_MIRROR}=/path/to/mirror, or pass --mirror DIR (command line) or "
-    "`data: mirror: DIR` (workflow config)"
+    f"set {ENV_MIRROR}=/path/to/mirror, or pass --mirror DIR (command line) or `data: mirror: DIR` (workflow config)"
 )
 
 
@@ -151,9 +150,7 @@ def fetch(
     ChecksumError
         If a copy does not match its digest; it is moved aside, never used.
     """
-    files = obtain(
-        get_spec(name), mirror=mirror, data_home=data_home, force=force, include_optional=include_optional
-    )
+    files = obtain(get_spec(name), mirror=mirror, data_home=data_home, force=force, include_optional=include_optional)
     return list(files.values())
 
 

@@ -49,9 +49,7 @@ class Dataset:
 _Y_DTYPES = {"binary": np.int64, "multiclass": np.int64, "regression": np.float64}
 
 
-def load(
-    name: str, *, mirror: str | os.PathLike | None = None, data_home: str | os.PathLike | None = None
-) -> Dataset:
+def load(name: str, *, mirror: str | os.PathLike | None = None, data_home: str | os.PathLike | None = None) -> Dataset:
     """Fetch (if needed) and parse data set ``name``.
 
     Parameters

@@ -156,6 +156,4 @@ def get_spec(name: str) -> DatasetSpec:
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise UnknownNameError(
-            f"unknown data set {name!r}; known data sets: {', '.join(sorted(_REGISTRY))}"
-        ) from None
+        raise UnknownNameError(f"unknown data set {name!r}; known data sets: {', '.join(sorted(_REGISTRY))}") from None

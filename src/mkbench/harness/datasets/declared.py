@@ -38,8 +38,15 @@ from ._registry import TASKS, DatasetSpec, Parsed, get_spec, register
 __all__ = ["FORMATS", "array_digest", "declare", "file_digest"]
 
 #: File formats by suffix; ``format:`` in the config overrides the suffix.
-FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet", ".svm": "libsvm", ".libsvm": "libsvm",
-           ".txt": "libsvm", ".npz": "npz"}
+FORMATS = {
+    ".csv": "csv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".svm": "libsvm",
+    ".libsvm": "libsvm",
+    ".txt": "libsvm",
+    ".npz": "npz",
+}
 
 
 def file_digest(path: str | Path) -> str:
@@ -96,16 +103,25 @@ def _spec(name: str, entry: dict[str, Any]) -> DatasetSpec:
         path = Path(entry["file"])
         kind = entry.get("format") or FORMATS.get(path.suffix.lower())
         if kind not in FORMATS.values():
-            raise ConfigError(f"cannot tell the format of {str(path)!r}: add format: (one of {sorted(set(FORMATS.values()))})")
+            raise ConfigError(
+                f"cannot tell the format of {str(path)!r}: add format: (one of {sorted(set(FORMATS.values()))})"
+            )
         if kind in ("csv", "parquet") and not entry.get("target"):
             raise ConfigError(f"a {kind} file needs target: the name of its label column")
         if not path.is_file():
             raise ConfigError(f"file {str(path)!r} does not exist (relative paths start at the working directory)")
         source, variant = str(path), f"a local {kind} file, declared in the config"
     return DatasetSpec(
-        name=name, task=task, description=entry.get("description") or f"{variant} ({task})", files=(),
-        parser=_Parser(name, task, entry), source=source, citation=entry.get("citation", ""), variant=variant,
-        preprocessing="as declared in the config: features as given, labels coded for the task", shape=None,
+        name=name,
+        task=task,
+        description=entry.get("description") or f"{variant} ({task})",
+        files=(),
+        parser=_Parser(name, task, entry),
+        source=source,
+        citation=entry.get("citation", ""),
+        variant=variant,
+        preprocessing="as declared in the config: features as given, labels coded for the task",
+        shape=None,
     )
 
 
@@ -116,7 +132,11 @@ class _Parser:
         self.name, self.task, self.entry = name, task, entry
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Parser) and (self.name, self.task, self.entry) == (other.name, other.task, other.entry)
+        return isinstance(other, _Parser) and (self.name, self.task, self.entry) == (
+            other.name,
+            other.task,
+            other.entry,
+        )
 
     def __hash__(self) -> int:
         return hash((self.name, self.task))
@@ -214,6 +234,10 @@ def _coded(name: str, task: str, X: np.ndarray, y: np.ndarray, names: list[str])
     if task == "binary":
         if classes.size != 2:
             raise DataError(f"{name}: task binary, but the target has {classes.size} classes: declare task: multiclass")
-        return Parsed(X, np.where(codes == 1, 1, -1), names,
-                      {"positive_class": str(classes[1]), "negative_class": str(classes[0])})
+        return Parsed(
+            X,
+            np.where(codes == 1, 1, -1),
+            names,
+            {"positive_class": str(classes[1]), "negative_class": str(classes[0])},
+        )
     return Parsed(X, codes.astype(np.int64), names, {"classes": [str(c) for c in classes]})

@@ -89,9 +89,9 @@ BREAST_CANCER_LEVELS = {
 
 def _ordinal_columns(rows: np.ndarray, levels: dict[str, list[str]], path) -> np.ndarray:
     """Column j coded as the 1-based position of its value in the j-th level list."""
-    return np.column_stack(
-        [class_codes(rows[:, j], lv, path) + 1 for j, lv in enumerate(levels.values())]
-    ).astype(np.float64)
+    return np.column_stack([class_codes(rows[:, j], lv, path) + 1 for j, lv in enumerate(levels.values())]).astype(
+        np.float64
+    )
 
 
 def _breast_cancer_pool(files):
@@ -213,4 +213,3 @@ def _generated_pool(files, *, name: str):
         y = np.where(classes == 1, 1, -1)
         grouping = _grouping("generator class 1", "generator class 0", True)
     return X, y, numbered("x", X.shape[1]), {"pool_seed": POOL_SEED, **grouping}
-

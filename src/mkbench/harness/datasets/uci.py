@@ -93,9 +93,7 @@ def _parse_house_8h(files) -> Parsed:
         with tarfile.open(path) as tar:
             members = [m for m in tar.getmembers() if m.isfile()]
             tables = [
-                m
-                for m in members
-                if "8h" in m.name.lower() and PurePosixPath(m.name).name.startswith("Prototask.data")
+                m for m in members if "8h" in m.name.lower() and PurePosixPath(m.name).name.startswith("Prototask.data")
             ]
             if len(tables) != 1:
                 raise DataError(
@@ -199,8 +197,7 @@ register(
         source=f"{UCI}/abalone/abalone.data",
         citation="Nash, W. J. et al. (1994), The Population Biology of Abalone; UCI",
         variant="UCI abalone.data",
-        preprocessing="Sex (M/F/I) one-hot encoded into 3 columns, followed by the 7 numeric inputs; "
-        "target = rings.",
+        preprocessing="Sex (M/F/I) one-hot encoded into 3 columns, followed by the 7 numeric inputs; target = rings.",
         shape=(4177, 10),
     ),
     DatasetSpec(

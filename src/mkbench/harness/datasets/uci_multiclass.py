@@ -63,7 +63,9 @@ def _parse_dna(files) -> Parsed:
         path = files[DNA_CSV.path]
         rows = np.char.strip(read_rows(path, n_fields=DNA_FEATURES + 1, sep=",", skip_lines=1), '"')
         X = to_float(rows[:, :DNA_FEATURES], path)
-        return Parsed(X, class_codes(rows[:, -1], DNA_CLASSES, path), numbered("V", DNA_FEATURES), {"classes": list(DNA_CLASSES)})
+        return Parsed(
+            X, class_codes(rows[:, -1], DNA_CLASSES, path), numbered("V", DNA_FEATURES), {"classes": list(DNA_CLASSES)}
+        )
     from sklearn.datasets import load_svmlight_files
 
     paths = [files[DNA_LIBSVM_TRAIN.path], files[DNA_LIBSVM_TEST.path]]

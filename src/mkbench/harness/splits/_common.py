@@ -42,8 +42,7 @@ def _check_test_size(value: Any, n: int) -> None:
     if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
         if not 0.0 < value < 1.0:
             raise ConfigError(
-                f"test_size={value!r} is invalid; give a fraction in (0, 1) "
-                f"or a number of points in [1, {n - 1}]"
+                f"test_size={value!r} is invalid; give a fraction in (0, 1) or a number of points in [1, {n - 1}]"
             )
         return
     _check_int("test_size", value, 1, n - 1)
@@ -53,9 +52,7 @@ def _check_labels(y: Any) -> np.ndarray:
     """Return ``y`` as a non-empty 1-D array."""
     y = np.asarray(y)
     if y.ndim != 1 or y.size == 0:
-        raise ConfigError(
-            f"y has shape {y.shape}; give the data set's labels as a non-empty 1-D array"
-        )
+        raise ConfigError(f"y has shape {y.shape}; give the data set's labels as a non-empty 1-D array")
     return y
 
 
@@ -64,8 +61,7 @@ def _check_indices(name: str, indices: Any, n: int | None) -> np.ndarray:
     arr = np.asarray(indices)
     if arr.ndim != 1 or arr.size == 0 or not np.issubdtype(arr.dtype, np.integer):
         raise ConfigError(
-            f"{name} must be a non-empty 1-D array of integer indices, "
-            f"got shape {arr.shape} and dtype {arr.dtype}"
+            f"{name} must be a non-empty 1-D array of integer indices, got shape {arr.shape} and dtype {arr.dtype}"
         )
     arr = np.sort(arr.astype(np.int64))
     if arr[0] < 0 or (n is not None and arr[-1] >= n):
@@ -102,16 +98,12 @@ def _check_split(split: Mapping[str, Any], n: int | None, where: str) -> Split:
         raise ConfigError(f"{where} has unknown part(s) {unknown}; allowed parts are {list(PARTS)}")
     for required in ("train", "test"):
         if required not in split:
-            raise ConfigError(
-                f"{where} has no {required!r} part; every split needs 'train' and 'test'"
-            )
+            raise ConfigError(f"{where} has no {required!r} part; every split needs 'train' and 'test'")
     parts = {p: _check_indices(f"{where}[{p!r}]", split[p], n) for p in PARTS if p in split}
     joined = np.sort(np.concatenate(list(parts.values())))
     if np.any(joined[1:] == joined[:-1]):
         shared = joined[1:][joined[1:] == joined[:-1]][0]
-        raise ConfigError(
-            f"{where}: index {shared} is in more than one part; parts must not overlap"
-        )
+        raise ConfigError(f"{where}: index {shared} is in more than one part; parts must not overlap")
     return parts
 
 

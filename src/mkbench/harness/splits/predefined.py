@@ -84,9 +84,12 @@ def _official(
         )
     return [
         _check_split(
-            {"train": np.concatenate([rng.choice(split["train"][labels == c], train_per_class, replace=False)
-                                      for c in classes]),
-             "test": split["test"]},
+            {
+                "train": np.concatenate(
+                    [rng.choice(split["train"][labels == c], train_per_class, replace=False) for c in classes]
+                ),
+                "test": split["test"],
+            },
             y.size,
             f"official split, draw {i} of {train_per_class} per class",
         )

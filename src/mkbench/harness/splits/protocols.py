@@ -66,9 +66,7 @@ def make_splits(protocol: str, *, y: Any, seed: int, **params: Any) -> list[Spli
         If a parameter is missing, unknown or out of range.
     """
     if protocol not in PROTOCOLS:
-        raise UnknownNameError(
-            f"unknown split protocol {protocol!r}; known protocols: {sorted(PROTOCOLS)}"
-        )
+        raise UnknownNameError(f"unknown split protocol {protocol!r}; known protocols: {sorted(PROTOCOLS)}")
     function = PROTOCOLS[protocol]
     y = _check_labels(y)
     _check_int("seed", seed, 0)
@@ -138,9 +136,7 @@ def add_validation(
     labels = None
     if stratify:
         if y is None:
-            raise ConfigError(
-                "stratify=True needs y, the data set's labels; pass y or set stratify=False"
-            )
+            raise ConfigError("stratify=True needs y, the data set's labels; pass y or set stratify=False")
         y = _check_labels(y)
         if train_idx[-1] >= y.size:
             raise ConfigError(
@@ -150,11 +146,7 @@ def add_validation(
         labels = y[train_idx]
     random_state = _sklearn_seed(np.random.default_rng(seed))
     try:
-        fit_idx, val_idx = train_test_split(
-            train_idx, test_size=fraction, random_state=random_state, stratify=labels
-        )
+        fit_idx, val_idx = train_test_split(train_idx, test_size=fraction, random_state=random_state, stratify=labels)
     except ValueError as exc:
-        raise ConfigError(
-            f"cannot hold out fraction={fraction} of {train_idx.size} training points: {exc}"
-        ) from exc
+        raise ConfigError(f"cannot hold out fraction={fraction} of {train_idx.size} training points: {exc}") from exc
     return np.sort(fit_idx), np.sort(val_idx)

@@ -23,10 +23,7 @@ def _run_splitter(splitter: Any, y: np.ndarray, stratify: bool) -> list[Split]:
         pairs = list(splitter.split(np.zeros((y.size, 1)), y if stratify else None))
     except ValueError as exc:
         raise ConfigError(f"cannot split {y.size} points with {splitter!r}: {exc}") from exc
-    return [
-        {"train": np.sort(tr).astype(np.int64), "test": np.sort(te).astype(np.int64)}
-        for tr, te in pairs
-    ]
+    return [{"train": np.sort(tr).astype(np.int64), "test": np.sort(te).astype(np.int64)} for tr, te in pairs]
 
 
 def _kfold(

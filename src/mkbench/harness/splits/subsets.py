@@ -21,24 +21,18 @@ def _draw_subsets(rng: np.random.Generator, n: int, sizes: Mapping[str, int]) ->
     """Cut one random permutation of ``range(n)`` into consecutive parts of the given sizes."""
     perm = rng.permutation(n)
     bounds = np.cumsum([0, *sizes.values()])
-    return {
-        part: np.sort(perm[lo:hi])
-        for part, lo, hi in zip(sizes, bounds[:-1], bounds[1:], strict=True)
-    }
+    return {part: np.sort(perm[lo:hi]) for part, lo, hi in zip(sizes, bounds[:-1], bounds[1:], strict=True)}
 
 
 def _check_total(sizes: Mapping[str, int], n: int) -> None:
     """Raise :class:`ConfigError` when the parts need more points than the data set has."""
     if sum(sizes.values()) > n:
         raise ConfigError(
-            f"the parts {dict(sizes)} need {sum(sizes.values())} points "
-            f"but the data set has only {n}; reduce the sizes"
+            f"the parts {dict(sizes)} need {sum(sizes.values())} points but the data set has only {n}; reduce the sizes"
         )
 
 
-def _subsets(
-    y: np.ndarray, rng: np.random.Generator, *, sizes: Mapping[str, int], n_repeats: int
-) -> list[Split]:
+def _subsets(y: np.ndarray, rng: np.random.Generator, *, sizes: Mapping[str, int], n_repeats: int) -> list[Split]:
     """Repeated mutually exclusive random subsets of fixed sizes."""
     valid = isinstance(sizes, Mapping) and {"train", "test"} <= set(sizes) <= set(PARTS)
     if not valid:
@@ -66,9 +60,7 @@ def _pick_labeled(
             np.arange(y.size), train_size=n_labeled, stratify=y, random_state=_sklearn_seed(rng)
         )
     except ValueError as exc:
-        raise ConfigError(
-            f"cannot draw a stratified labelled part of n_labeled={n_labeled}: {exc}"
-        ) from exc
+        raise ConfigError(f"cannot draw a stratified labelled part of n_labeled={n_labeled}: {exc}") from exc
     missing = np.setdiff1d(np.unique(y), y[labeled])
     if missing.size:
         raise ConfigError(
