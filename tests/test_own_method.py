@@ -17,6 +17,7 @@ import yaml
 
 from mkbench.harness.config import added_methods, load_config
 from mkbench.harness.methods import make_method, method_parameters, method_problem
+from mkbench.harness.report import ADDED_MARK, draw_bars, draw_figure, draw_lines, write_table
 from mkbench.harness.reproduction import build_reproduction
 
 from .conftest import ROOT
@@ -150,8 +151,14 @@ def _with_added_method(root, tmp_path, experiment: str, like: str):
         pd.concat([frame, mine], ignore_index=True).to_csv(target, index=False)
 
 
-def test_an_added_method_changes_no_verdict_or_attribution(tmp_path):
-    experiment, like = "cgboost-table1", "cgboost-l2-L,Q,R"  # the experiment most claims of the CG-Boost paper read
+@pytest.mark.parametrize(
+    "experiment, like",
+    [
+        ("cgboost-table1", "cgboost-l2-L,Q,R"),  # the experiment most claims of the CG-Boost paper read
+        ("cgens-table1", "cgens"),  # a cross-validated method whose C was chosen at its grid's edge (edges text)
+    ],
+)
+def test_an_added_method_changes_no_verdict_or_attribution(tmp_path, experiment, like):
     config = load_config(ROOT / "config" / "config.yaml")
     catalogue = ROOT / "config" / "reproduction.yaml"
     before = build_reproduction(config, catalogue, root=ROOT)
@@ -167,3 +174,65 @@ def test_an_added_method_changes_no_verdict_or_attribution(tmp_path):
     after = build_reproduction(added, catalogue, root=tmp_path)
     assert "my-own-method" not in after
     assert after == before
+
+
+def _two_methods_on_a_grid() -> pd.DataFrame:
+    """Records of a paper's method and an added one, each at two grid settings (C) on two splits."""
+    return pd.DataFrame(
+        {
+            "dataset": "d",
+            "method": ["svm"] * 4 + ["mine"] * 4,
+            "split": [0, 1] * 4,
+            "param": ["C=0.1", "C=0.1", "C=1.0", "C=1.0"] * 2,
+            "p_C": [0.1, 0.1, 1.0, 1.0] * 2,
+            "status": "optimal",
+            "test_error": [0.3, 0.2, 0.25, 0.2, 0.1, 0.15, 0.12, 0.11],
+            "count_1": [1, 2, 3, 4, 5, 6, 7, 8],
+            "count_2": [2, 2, 2, 2, 1, 1, 1, 1],
+        }
+    )
+
+
+def test_an_added_method_is_marked_at_every_grid_setting_in_a_table(tmp_path):
+    write_table(_two_methods_on_a_grid(), ["test_error"], tmp_path / "t", caption="c", added=["mine"])
+    text = (tmp_path / "t.md").read_text()
+    rows = [line for line in text.splitlines() if "[C=" in line]
+    assert [row.split("|")[1].strip() for row in rows] == [
+        "svm [C=0.1]",
+        "svm [C=1.0]",
+        f"mine [C=0.1] {ADDED_MARK}",
+        f"mine [C=1.0] {ADDED_MARK}",
+    ], text
+    assert f"{ADDED_MARK} Added beside the paper's methods" in text
+    write_table(_two_methods_on_a_grid(), ["test_error"], tmp_path / "u", caption="c")  # nothing added
+    assert ADDED_MARK not in (tmp_path / "u.md").read_text()
+
+
+@pytest.mark.parametrize("kind", ["box", "lines", "lines along C", "bars"])
+def test_an_added_method_is_marked_in_every_kind_of_figure(tmp_path, monkeypatch, kind):
+    import mkbench.harness.report as report
+
+    drawn = []
+    monkeypatch.setattr(report, "_save", lambda figure, stem: drawn.append(figure))
+    records = _two_methods_on_a_grid()
+    for added in (["mine"], []):
+        if kind == "box":
+            draw_figure(records, "test_error", tmp_path / "f", title="t", added=added)
+        elif kind == "bars":
+            draw_bars(records, "count", tmp_path / "f", title="t", added=added)
+        else:
+            x = "p_C" if kind == "lines along C" else "split"
+            draw_lines(records, x, "test_error", tmp_path / "f", title="t", added=added)
+    marked, plain = (_figure_texts(figure) for figure in drawn)
+    names = [text for text in marked if "mine" in text]
+    assert names and all(text.endswith(ADDED_MARK) for text in names), marked
+    assert any(text.startswith(f"{ADDED_MARK}: added beside the paper's methods") for text in marked), marked
+    assert not any("svm" in text and ADDED_MARK in text for text in marked), marked
+    assert not any(ADDED_MARK in text for text in plain), plain
+
+
+def _figure_texts(figure) -> list[str]:
+    """Every text of a figure: tick labels, legend entries, notes (split at their '; ')."""
+    figure.canvas.draw()
+    texts = [text.get_text() for text in figure.findobj(lambda artist: hasattr(artist, "get_text"))]
+    return [part for text in texts for part in text.split("; ") if part]

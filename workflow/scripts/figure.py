@@ -7,6 +7,7 @@ log_to(snakemake.log[0])  # stderr to the log; a failure ends it with its one-li
 import pandas as pd
 
 from mkbench.harness.boundary import draw_job_boundary
+from mkbench.harness.config import added_methods
 from mkbench.harness.report import draw_bars, draw_figure, draw_lines, load_reference
 
 spec = snakemake.config["figures"][snakemake.wildcards.figure]
@@ -17,10 +18,11 @@ reference = (
 if spec.get("methods"):
     frame = frame[frame["method"].isin(spec["methods"])]
 stem = snakemake.output.png[: -len(".png")]
+added = added_methods(snakemake.config, spec["experiment"])  # marked † beside the paper's methods
 if spec["kind"] == "box":
-    draw_figure(frame, spec["metric"], stem, title=spec["caption"])
+    draw_figure(frame, spec["metric"], stem, title=spec["caption"], added=added)
 elif spec["kind"] == "bar":
-    draw_bars(frame, spec["metric"], stem, title=spec["caption"])
+    draw_bars(frame, spec["metric"], stem, title=spec["caption"], added=added)
 elif spec["kind"] == "boundary":
     draw_job_boundary(snakemake.config, spec, stem)
 else:
@@ -33,4 +35,5 @@ else:
         logy=spec["logy"],
         logx=spec["logx"],
         reference=reference,
+        added=added,
     )

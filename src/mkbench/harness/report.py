@@ -182,8 +182,20 @@ def base_method(methods: pd.Series) -> pd.Series:
     return stripped.str.replace(r" \(stop [^)]*\)$", "", regex=True).str.partition("~")[0]
 
 
-#: The mark of a method added beside a paper's in a table (:func:`write_table`'s ``added``).
+#: The mark of a method added beside a paper's in a table or figure (``added`` of :func:`write_table` and the
+#: ``draw_*`` functions).
 ADDED_MARK = "†"
+
+#: What :data:`ADDED_MARK` means, under a table or figure that shows one.
+ADDED_NOTE = "added beside the paper's methods (not the paper's; no reproduction item or claim reads it)"
+
+
+def mark_added(methods: pd.Series, added: Iterable[str], shown: pd.Series | None = None) -> pd.Series:
+    """``shown`` (by default ``methods``) with :data:`ADDED_MARK` after every row whose method, or the method
+    its variant or grid setting varies (:func:`base_method`), is one of ``added``."""
+    shown = methods.astype(str) if shown is None else shown
+    is_added = base_method(methods).isin(set(added))
+    return shown.where(~is_added, shown + f" {ADDED_MARK}")
 
 
 def write_table(
@@ -251,12 +263,10 @@ def write_table(
             for dataset, base in zip(reference["dataset"], reference["method"], strict=True)
             for method in [base, *rows.loc[(rows["dataset"] == dataset) & (rows["base"] == base), "method"]]
         ]
-    added = sorted(set(added) & set(table["method"]))
-    marked = {method: f"{method} {ADDED_MARK}" for method in added}
-    shown = table.assign(method=table["method"].replace(marked)) if added else table
+    shown = table.assign(method=mark_added(table["method"], added))
     text = to_markdown(shown, caption, metrics, order, layout)
-    if added:
-        text += f"\n{ADDED_MARK} Added beside the paper's methods (not the paper's; no reproduction item or claim reads it).\n"
+    if (shown["method"] != table["method"]).any():
+        text += f"\n{ADDED_MARK} {ADDED_NOTE[:1].upper()}{ADDED_NOTE[1:]}.\n"
     if edges:
         text += "\nChosen at an edge of the grid (the grid may be too short): " + "; ".join(edges) + ".\n"
     if stops:
@@ -326,15 +336,30 @@ def _labelled(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike, *, title: str) -> None:
-    """Per-split values of ``metric`` by method and data set (seaborn), as PNG and PDF."""
+def _legend_names(methods: pd.Series, added: Iterable[str]) -> pd.Series:
+    """The figures' names of ``methods`` (:func:`mkbench.harness.figure_style.method_name`), the ``added`` marked."""
+    return mark_added(methods, added, methods.map(method_name))
+
+
+def _added_note(before: pd.Series, after: pd.Series) -> str:
+    """:data:`ADDED_NOTE` for a figure's note when a method was marked (``after`` differs from ``before``)."""
+    return f"{ADDED_MARK}: {ADDED_NOTE}" if (before.map(method_name) != after).any() else ""
+
+
+def draw_figure(
+    records: pd.DataFrame, metric: str, out_stem: str | os.PathLike, *, title: str, added: Iterable[str] = ()
+) -> None:
+    """Per-split values of ``metric`` by method and data set (seaborn), as PNG and PDF; the methods ``added``
+    beside the paper's marked :data:`ADDED_MARK`."""
     import seaborn as sns
 
     _pyplot()
     if metric not in records:
         raise ConfigError(f"metric {metric!r} is in no record")
     ok = in_percent(records[~records["status"].astype(str).str.startswith("failed")], metric)
-    ok = ok.assign(method=ok["method"].map(method_name))
+    shown = _legend_names(ok["method"], added)
+    marked = _added_note(ok["method"], shown)
+    ok = ok.assign(method=shown)
     grid = sns.catplot(
         data=ok,
         x="method",
@@ -356,7 +381,7 @@ def draw_figure(records: pd.DataFrame, metric: str, out_stem: str | os.PathLike,
     header = facets(grid, list(dict.fromkeys(ok["dataset"])))
     human_axes(grid)
     _set_title(grid.figure, title)
-    note_below(grid.figure, None, "; ".join(filter(None, [header, "a point per run"])))
+    note_below(grid.figure, None, "; ".join(filter(None, [header, "a point per run", marked])))
     _save(grid.figure, out_stem)
 
 
@@ -370,8 +395,10 @@ def draw_lines(
     logy: bool = False,
     logx: bool = False,
     reference: pd.DataFrame | None = None,
+    added: Iterable[str] = (),
 ) -> None:
-    """``y`` against ``x``, one line per method, as PNG and PDF.
+    """``y`` against ``x``, one line per method, as PNG and PDF; the methods ``added`` beside the paper's
+    marked :data:`ADDED_MARK`.
 
     ``frame`` is either iteration histories (:func:`collect_histories`; e.g. the
     objective against columns generated, cgboost Fig. 1) or records (e.g. the test
@@ -393,7 +420,9 @@ def draw_lines(
     # on a log axis mean ± sd reaches below 0 (off the axis): the band is then the middle 68% of the runs
     band = ("pi", 68) if logy else "sd"
     note = runs_note(data, band="the middle 68% of the runs" if logy else "± 1 standard deviation over the runs")
-    data = data.assign(method=data["method"].map(method_name))
+    shown = _legend_names(data["method"], added)
+    note = "; ".join(filter(None, [note, _added_note(data["method"], shown)]))
+    data = data.assign(method=shown)
     methods = list(dict.fromkeys(data["method"]))
     palette = dict(zip(methods, sns.color_palette(n_colors=len(methods)), strict=True))
     grid = sns.relplot(
@@ -430,8 +459,11 @@ def draw_lines(
     _save(grid.figure, out_stem)
 
 
-def draw_bars(records: pd.DataFrame, prefix: str, out_stem: str | os.PathLike, *, title: str) -> pd.DataFrame:
-    """The record fields ``<prefix>_<k>`` (k = 1, 2, ...) as bars against k, one colour per method, as PNG and PDF.
+def draw_bars(
+    records: pd.DataFrame, prefix: str, out_stem: str | os.PathLike, *, title: str, added: Iterable[str] = ()
+) -> pd.DataFrame:
+    """The record fields ``<prefix>_<k>`` (k = 1, 2, ...) as bars against k, one colour per method, as PNG and PDF;
+    the methods ``added`` beside the paper's marked :data:`ADDED_MARK`.
 
     Each bar is the mean over splits with a standard-deviation whisker, one panel
     per data set: e.g. ``feature_count_<j>``, how many of an ensemble's stumps
@@ -453,8 +485,10 @@ def draw_bars(records: pd.DataFrame, prefix: str, out_stem: str | os.PathLike, *
     note += "; whiskers: ± 1 standard deviation" if note.startswith("bars") else ""
     long = _labelled(ok).melt(id_vars=["dataset", "method"], value_vars=fields, var_name="k", value_name=prefix)
     long["k"] = long["k"].str[len(prefix) + 1 :].astype(int)
+    shown = _legend_names(long["method"], added)
+    note = "; ".join(filter(None, [note, _added_note(long["method"], shown)]))
     grid = sns.catplot(
-        data=long.assign(method=long["method"].map(method_name)),
+        data=long.assign(method=shown),
         x="k",
         y=prefix,
         hue="method",

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from .catalogue import Entry
+from .config import added_methods
 from .selection import describe_edges, grid_edges
 
 
@@ -56,6 +57,7 @@ def chosen_at_edges(entry: Entry, config: dict[str, Any], root: str | os.PathLik
         paths = [Path(root) / "results" / "summary" / f"{experiment}.csv" for experiment in names]
         if all(path.exists() for path in paths):
             records = pd.concat([pd.read_csv(path) for path in paths], ignore_index=True)
+            records = records[~records["method"].isin(added_methods(config, names))]  # not the paper's: not judged
             frames.append(grid_edges(records, spec.get("select")))
     if not frames:
         return Edges()
