@@ -132,9 +132,11 @@ def human_axes(grid) -> None:
 
 
 def note_below(figure, legend, text: str) -> None:
-    """A line of small text under the legend (or under the panels where there is none)."""
+    """Small text under the legend (or under the panels where there is none), wrapped to the figure's width
+    (about 13 characters an inch at the small size) so that it never widens the figure."""
     if not text:
         return
+    text = textwrap.fill(text, max(50, int(figure.get_figwidth() * 13)), break_long_words=False)
     figure.canvas.draw()
     inverse = figure.transFigure.inverted()
     if legend is not None:
