@@ -63,6 +63,30 @@ class CGBoostClassifier(ColumnGenerationClassifier):
         + _docs.N_JOBS
         + _docs.STRATIFY_RATIO
         + _docs.KERNEL_COLUMNS
+        + """
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import CGBoostClassifier
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> clf = CGBoostClassifier().fit(X_train, y_train)  # the 2-norm QP over the columns of L, Q and R
+    >>> clf.status_, clf.score(X_test, y_test) > 0.9
+    ('optimal', True)
+
+    The paper's sparse model: the 1-norm LP (eq. 4) with alpha >= 0 keeps a few of
+    the library's 3 x 426 columns:
+
+    >>> sparse = CGBoostClassifier(penalty="l1", positive=True).fit(X_train, y_train)
+    >>> sorted(sparse.n_columns_by_kernel_)  # columns of nonzero alpha per kernel (C_l, C_q, C_r of Table 1)
+    ['linear', 'quadratic', 'rbf']
+    >>> sum(sparse.n_columns_by_kernel_.values()) < 0.1 * len(X_train)
+    True
+    >>> kernel, centre = sparse.columns_[0]  # the first column generated: K_kernel(., X_train[centre])
+    >>> kernel in sparse.n_columns_by_kernel_
+    True
+    """
     )
 
     _parameter_constraints: dict = {

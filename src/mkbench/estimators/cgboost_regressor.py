@@ -43,6 +43,20 @@ class CGBoostRegressor(RegressorMixin, KernelExpansion):
         ``y_scale_``) and report the model in the units of y (``coef_``, ``intercept_``,
         ``predict``), so that C and ``epsilon`` mean the same for targets of any scale."""
         + _docs.KERNEL_COLUMNS
+        + """
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import CGBoostRegressor
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> reg = CGBoostRegressor().fit(X_train, y_train)  # L, Q and R; epsilon in units of std(y)
+    >>> reg.status_, reg.score(X_test, y_test) > 0.3
+    ('optimal', True)
+    >>> sorted(reg.n_columns_by_kernel_)
+    ['linear', 'quadratic', 'rbf']
+    """
     )
 
     _parameter_constraints: dict = {

@@ -87,6 +87,22 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):
         large C (MNIST odd/even, n = 10^4, 100 stumps, C = 1: 93 000 passes in all
         against 3.7 million). None: every master to ``solver_tol``. libsvm ignores it."""
         + _docs.LEARNER_REST
+        + """
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import CGEnsClassifier
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> clf = CGEnsClassifier(C=1.0, max_iter=100).fit(X_train, y_train)  # 100 decision stumps
+    >>> clf.n_iter_, clf.status_  # the ensemble's size reached: the usual end
+    (100, 'max_iter')
+    >>> clf.score(X_test, y_test) > 0.9
+    True
+    >>> type(clf.learners_[0]).__name__, clf.coef_.shape
+    ('Stump', (100,))
+    """
     )
 
     _parameter_constraints: dict = {

@@ -57,6 +57,19 @@ class InfiniteEnsembleSVC(PlattMixin, ClassifierMixin, BaseEstimator):
         Support vectors.
     calibrated_ : CalibratedClassifierCV or None
         Platt's sigmoid with ``probability=True``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import InfiniteEnsembleSVC
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> clf = InfiniteEnsembleSVC(kernel="stump", C=1.0).fit(X_train, y_train)  # every stump at once
+    >>> clf.score(X_test, y_test) > 0.9
+    True
+    >>> clf.n_support_ < len(X_train)
+    True
     """
 
     def __init__(self, kernel: str = "stump", *, C: float = 1.0, tol: float = 1e-3, probability: bool = False) -> None:

@@ -140,12 +140,16 @@ class KernelColumnRidge(_ScaledInputs, RegressorMixin, BaseEstimator):
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from mkbench.estimators.kernel_ridge import KernelColumnRidge
-    >>> X = np.linspace(0, 1, 20)[:, None]
-    >>> model = KernelColumnRidge(C=0.1, gamma=10.0, scaling=None).fit(X, np.sin(6 * X[:, 0]))
-    >>> model.dual_coef_.shape
-    (20,)
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import KernelColumnRidge
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> reg = KernelColumnRidge(C=1.0).fit(X_train, y_train)  # inputs scaled by ranges, gamma="scale"
+    >>> reg.dual_coef_.shape, round(reg.gamma_, 6)  # one alpha per training point; 1 / n_features
+    ((331,), 0.1)
+    >>> reg.score(X_test, y_test) > 0.25
+    True
     """
 
     _parameter_constraints: dict = {
@@ -325,6 +329,23 @@ class SelectedKernelColumnRidge(RegressorMixin, _SelectedRBFModel):
 
     M. Momma and K. P. Bennett. A pattern search method for model selection of
     support vector regression. SDM 2002.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import SelectedKernelColumnRidge
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> reg = SelectedKernelColumnRidge(random_state=0).fit(X_train, y_train)
+    >>> sorted(reg.best_params_), reg.score(X_test, y_test) > 0.3
+    (['C', 'gamma'], True)
+
+    The paper's protocol keeps the model fitted without the validation points:
+
+    >>> paper = SelectedKernelColumnRidge(refit=False, random_state=0).fit(X_train, y_train)
+    >>> paper.n_support_ == len(X_train) - len(paper.validation_indices_)
+    True
     """
 
     _loss = staticmethod(mse)

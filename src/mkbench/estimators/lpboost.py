@@ -41,6 +41,20 @@ class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):
         the dual route re-solved 8.7x faster on LPBoost's own columns (stumps, MNIST
         n = 2000, 60 columns; ``benchmarks/lp_routes.py``)."""
         + _docs.LEARNER_REST.replace("Offset b.", "Always 0: eq. 4 has no offset (the constant stump plays it).")
+        + """
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import LPBoostClassifier
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> clf = LPBoostClassifier(C=1.0, max_iter=100).fit(X_train, y_train)  # at most 100 stumps
+    >>> clf.score(X_test, y_test) > 0.9
+    True
+    >>> bool((clf.coef_ >= 0).all()), clf.intercept_  # w >= 0 and no offset (eq. 4)
+    (True, 0.0)
+    """
     )
 
     _parameter_constraints: dict = {

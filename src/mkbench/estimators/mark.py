@@ -147,6 +147,23 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
     storage_ : int
         Numbers stored by the model (§5.2): 3 T + 1 for weak RBF columns (centre value,
         sigma, alpha each, and b), T (M + 2) + 1 for regular RBF columns (M centre values).
+
+    Examples
+    --------
+    Friedman #1: y depends on the first five of the ten features only.
+
+    >>> from sklearn.datasets import make_friedman1
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import MARKRegressor
+    >>> X, y = make_friedman1(500, noise=1.0, random_state=0)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> reg = MARKRegressor(random_state=0).fit(X_train, y_train)  # MARK-L, weak RBF kernels, T = 100
+    >>> reg.status_, reg.coef_.shape, reg.storage_  # 3 T + 1 numbers
+    ('max_iter', (100,), 301)
+    >>> reg.score(X_test, y_test) > 0.8
+    True
+    >>> bool((reg.attributes_ < 5).mean() > 0.5)  # most columns act on the five features y depends on
+    True
     """
 
     _parameter_constraints: dict = {

@@ -103,10 +103,19 @@ class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):
 
     Examples
     --------
-    >>> from sklearn.datasets import make_moons
-    >>> X, y = make_moons(200, noise=0.2, random_state=0)
-    >>> RFFClassifier(gamma=1.0, C=10.0, n_components=300, random_state=0).fit(X, y).score(X, y) > 0.9
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import train_test_split
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from mkbench import RFFClassifier
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> clf = make_pipeline(StandardScaler(), RFFClassifier(n_components=2000, random_state=0))
+    >>> clf.fit(X_train, y_train).score(X_test, y_test) > 0.9
     True
+    >>> rff = clf[-1]
+    >>> rff.solver_, rff.sampler_.random_weights_.shape  # libsvm: n_samples <= n_components
+    ('libsvm', (30, 2000))
     """
 
     def __init__(

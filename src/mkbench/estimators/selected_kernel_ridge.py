@@ -105,6 +105,17 @@ class SelectedKernelRidge(RegressorMixin, _SelectedRBFModel):
 
     M. Momma and K. P. Bennett. A pattern search method for model selection of
     support vector regression. SDM 2002.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import SelectedKernelRidge
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> reg = SelectedKernelRidge(random_state=0).fit(X_train, y_train)  # alpha, gamma by pattern search
+    >>> sorted(reg.best_params_), reg.score(X_test, y_test) > 0.3
+    (['alpha', 'gamma'], True)
     """
 
     _loss = staticmethod(mse)

@@ -138,6 +138,19 @@ class SelectedSVR(RegressorMixin, _SelectedRBFModel):
 
     M. Momma and K. P. Bennett. A pattern search method for model selection of
     support vector regression. SDM 2002.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_diabetes
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import SelectedSVR
+    >>> X, y = load_diabetes(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> reg = SelectedSVR(random_state=0).fit(X_train, y_train)  # pattern search on a 20 % validation split
+    >>> sorted(reg.best_params_)  # epsilon held fixed at 0.1 std(y)
+    ['C', 'gamma']
+    >>> reg.score(X_test, y_test) > 0.3
+    True
     """
 
     _loss = staticmethod(mse)
@@ -297,6 +310,19 @@ class SelectedSVC(PlattMixin, ClassifierMixin, _SelectedRBFModel):
 
     M. Momma and K. P. Bennett. A pattern search method for model selection of
     support vector regression. SDM 2002.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_wine
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import SelectedSVC
+    >>> X, y = load_wine(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> clf = SelectedSVC(random_state=0).fit(X_train, y_train)  # C, gamma by pattern search
+    >>> sorted(clf.best_params_), len(clf.validation_indices_)  # 20 % of the 133 points held out
+    (['C', 'gamma'], 27)
+    >>> clf.score(X_test, y_test) > 0.9
+    True
     """
 
     _loss = staticmethod(error_rate)

@@ -60,14 +60,24 @@ class SILPClassifier(MKLClassifierBase):
 
     Examples
     --------
-    >>> from sklearn.datasets import make_moons
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import train_test_split
     >>> from mkbench import SILPClassifier
-    >>> X, y = make_moons(60, noise=0.2, random_state=0)
-    >>> model = SILPClassifier(["linear", {"name": "rbf", "sigma": 0.5}], C=10.0).fit(X, y)
-    >>> model.status_, round(model.score(X, y), 2)
-    ('optimal', 0.85)
-    >>> model.history_[-1]["theta"] <= model.objective_  # theta^t <= min J <= J(beta^t)
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> clf = SILPClassifier().fit(X_train, y_train)  # the 13 kernels of the grid on all variables, C = n
+    >>> clf.status_, clf.score(X_test, y_test) > 0.9
+    ('optimal', True)
+    >>> round(float(clf.weights_.sum()), 6), clf.n_kernels_selected_ < len(clf.kernels_)  # sparse weights
+    (1.0, True)
+    >>> clf.history_[-1]["theta"] <= clf.objective_  # theta^t <= min J <= J(beta^t)
     True
+
+    A library of one's own, here a linear kernel and two Gaussians:
+
+    >>> mix = SILPClassifier(["linear", {"name": "rbf", "sigma": 10.0}, {"name": "rbf", "sigma": 100.0}])
+    >>> mix.fit(X_train, y_train).weights_.shape
+    (3,)
     """
     )
 

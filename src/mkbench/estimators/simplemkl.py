@@ -95,12 +95,22 @@ class SimpleMKLClassifier(MKLClassifierBase):
 
     Examples
     --------
-    >>> from sklearn.datasets import make_moons
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import train_test_split
     >>> from mkbench import SimpleMKLClassifier
-    >>> X, y = make_moons(100, noise=0.2, random_state=0)
-    >>> model = SimpleMKLClassifier().fit(X, y)  # a small problem: 13 kernels on both variables and on each
-    >>> len(model.kernels_), model.n_kernels_selected_, model.status_, round(model.score(X, y), 2)
-    (39, 5, 'optimal', 0.97)
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> clf = SimpleMKLClassifier().fit(X_train, y_train)  # the 13 kernels of the grid on all variables, C = n
+    >>> clf.status_, len(clf.kernels_), clf.score(X_test, y_test) > 0.9
+    ('optimal', 13, True)
+
+    The kernel weights beta lie on the simplex, most of them exactly 0:
+
+    >>> round(float(clf.weights_.sum()), 6), clf.n_kernels_selected_ < len(clf.kernels_)
+    (1.0, True)
+    >>> best = clf.kernels_[clf.weights_.argmax()]  # the kernel of largest weight
+    >>> best.name, best.sigma  # a Gaussian exp(-||x - z||^2 / sigma) of width w = 2, sigma = 2 w^2
+    ('rbf', 8.0)
     """
     )
 

@@ -191,6 +191,27 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
         Columns with nonzero alpha per kernel.
     n_support_ : int
         Columns with nonzero alpha.
+
+    Examples
+    --------
+    Fifty labelled points, the rest of the training set unlabelled: every point is a
+    candidate centre of the kernel columns, only the labelled ones are rows of LP (9).
+
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import train_test_split
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from mkbench import SSMKClassifier
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> scaler = StandardScaler().fit(X_train)  # SSMK's kernels take the inputs as given
+    >>> X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
+    >>> clf = SSMKClassifier().fit(X_train[:50], y_train[:50], X_unlabeled=X_train[50:])
+    >>> clf.n_labeled_, clf.n_unlabeled_
+    (50, 376)
+    >>> clf.status_, clf.score(X_test, y_test) > 0.9
+    ('optimal', True)
+    >>> any(not labeled for kernel, centre, labeled in clf.columns_)  # columns centred at unlabelled points
+    True
     """
 
     #: SSMK's kernels keep the paper's scales and its inputs are used as given (no ``normalize_kernels``,

@@ -116,6 +116,23 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
     is read through from ``best_estimator_``, so a record of the search
     (:func:`mkbench.experiment.run_job`) has the same size fields as a record of
     the method fitted alone.
+
+    Examples
+    --------
+    CGEns' C and its number of stumps by 3-fold cross-validation: one fit of 50
+    stumps per fold and value of C, read at 25 and 50 stumps.
+
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.model_selection import train_test_split
+    >>> from mkbench import CGEnsClassifier, StagedSearchCV
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
+    >>> search = StagedSearchCV(CGEnsClassifier(), param_grid={"C": [0.1, 1.0]}, n_iters=(25, 50), cv=3)
+    >>> search = search.fit(X_train, y_train)
+    >>> sorted(search.best_params_), search.cv_errors_.shape  # (values of C, iteration counts)
+    (['C', 'max_iter'], (2, 2))
+    >>> search.score(X_test, y_test) > 0.9
+    True
     """
 
     def __init__(

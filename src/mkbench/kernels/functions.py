@@ -67,6 +67,13 @@ def mean_squared_distance(X: np.ndarray) -> float:
     Returns
     -------
     float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mkbench.kernels import mean_squared_distance
+    >>> mean_squared_distance(np.array([[0.0], [2.0]]))  # pairs (0, 0), (0, 2), (2, 0), (2, 2)
+    2.0
     """
     X = _as_points(X)
     centred = X - X.mean(axis=0)

@@ -94,6 +94,24 @@ def make_kernel(spec: str | Mapping | Kernel | Callable) -> Kernel:
         For a name that is not registered; the message lists the known names.
     ValueError
         For parameters the kernel does not take or values out of range.
+
+    Examples
+    --------
+    >>> from functools import partial
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.metrics.pairwise import rbf_kernel
+    >>> from mkbench.kernels import make_kernel
+    >>> X, y = load_iris(return_X_y=True)
+    >>> make_kernel("Q").name, make_kernel("L+Q").name  # the quadratic kernel; a composite with mu = 1
+    ('quadratic', 'linear+quadratic')
+    >>> make_kernel({"name": "rbf", "gamma": 0.1}).sigma  # exp(-||x - z||^2 / sigma), sigma = 1 / gamma
+    10.0
+    >>> rbf = make_kernel("rbf").resolve(X)  # sigma: the mean squared distance of the training points
+    >>> rbf(X, X[:5]).shape  # the Gram block K(X, Z): 150 rows, one column per point of Z
+    (150, 5)
+    >>> own = make_kernel(partial(rbf_kernel, gamma=0.1))  # any callable k(X, Z)
+    >>> own.name
+    'rbf_kernel(gamma=0.1)'
     """
     if isinstance(spec, Kernel):
         return spec
@@ -139,6 +157,14 @@ def make_library(spec: str | Mapping | Kernel | Callable | Sequence[str | Mappin
     Returns
     -------
     list of Kernel
+
+    Examples
+    --------
+    >>> from mkbench.kernels import make_library
+    >>> [kernel.name for kernel in make_library("L,Q,R")]  # cgboost Table 1's mixture of three kernels
+    ['linear', 'quadratic', 'rbf']
+    >>> [kernel.name for kernel in make_library(["linear", {"name": "rbf", "sigma": 2.0}])]
+    ['linear', 'rbf']
     """
     if isinstance(spec, (Mapping, Kernel)) or callable(spec):
         spec = [spec]
