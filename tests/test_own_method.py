@@ -17,7 +17,8 @@ import yaml
 
 from mkbench.harness.config import added_methods, load_config
 from mkbench.harness.methods import make_method, method_parameters, method_problem
-from mkbench.harness.report import ADDED_MARK, draw_bars, draw_figure, draw_lines, write_table
+from mkbench.harness.figures import draw_bars, draw_figure, draw_lines
+from mkbench.harness.report import ADDED_MARK, write_table
 from mkbench.harness.reproduction import build_reproduction
 
 from .conftest import ROOT
@@ -210,10 +211,10 @@ def test_an_added_method_is_marked_at_every_grid_setting_in_a_table(tmp_path):
 
 @pytest.mark.parametrize("kind", ["box", "lines", "lines along C", "bars"])
 def test_an_added_method_is_marked_in_every_kind_of_figure(tmp_path, monkeypatch, kind):
-    import mkbench.harness.report as report
+    import mkbench.harness.figures as figures
 
     drawn = []
-    monkeypatch.setattr(report, "_save", lambda figure, stem: drawn.append(figure))
+    monkeypatch.setattr(figures, "_save", lambda figure, stem: drawn.append(figure))
     records = _two_methods_on_a_grid()
     for added in (["mine"], []):
         if kind == "box":
@@ -232,7 +233,7 @@ def test_an_added_method_is_marked_in_every_kind_of_figure(tmp_path, monkeypatch
 
 
 def _figure_texts(figure) -> list[str]:
-    """Every text of a figure: tick labels, legend entries, notes (split at their '; ')."""
+    """Every text of a figure: tick labels, legend entries, notes (unwrapped, split at their '; ')."""
     figure.canvas.draw()
-    texts = [text.get_text() for text in figure.findobj(lambda artist: hasattr(artist, "get_text"))]
+    texts = [text.get_text().replace("\n", " ") for text in figure.findobj(lambda a: hasattr(a, "get_text"))]
     return [part for text in texts for part in text.split("; ") if part]

@@ -4,13 +4,11 @@ import pytest
 
 from mkbench._io import write_json
 from mkbench.exceptions import ConfigError, DataError
+from mkbench.harness.figures import draw_bars, draw_figure, draw_lines
 from mkbench.harness.report import (
     MARK_L_STORAGE,
     collect_histories,
     collect_records,
-    draw_bars,
-    draw_figure,
-    draw_lines,
     load_reference,
     paper_vs_ours,
     summarise,
@@ -188,7 +186,7 @@ def test_histories_in_long_format_and_curves(tmp_path):
 
 def test_line_figures_put_the_legend_under_the_panels(tmp_path, monkeypatch):
     """The legend takes no width: it sits under the panels (issue 22: legend inside or below)."""
-    import mkbench.harness.report as report
+    import mkbench.harness.figures as figures
 
     frame = pd.DataFrame(
         {
@@ -200,7 +198,7 @@ def test_line_figures_put_the_legend_under_the_panels(tmp_path, monkeypatch):
         }
     )
     drawn = {}
-    monkeypatch.setattr(report, "_save", lambda figure, stem: drawn.setdefault("figure", figure))
+    monkeypatch.setattr(figures, "_save", lambda figure, stem: drawn.setdefault("figure", figure))
     draw_lines(frame, "n_train", "test_error", tmp_path / "fig", title="t")
     figure = drawn["figure"]
     figure.canvas.draw()
@@ -214,7 +212,7 @@ def test_line_figures_put_the_legend_under_the_panels(tmp_path, monkeypatch):
 def test_a_method_along_its_grid_is_one_line_with_the_papers_value_dashed_in_its_colour(tmp_path, monkeypatch):
     import matplotlib.colors as mcolors
 
-    import mkbench.harness.report as report
+    import mkbench.harness.figures as figures
 
     frame = pd.DataFrame(
         {
@@ -230,7 +228,7 @@ def test_a_method_along_its_grid_is_one_line_with_the_papers_value_dashed_in_its
         {"dataset": "d", "method": ["a", "b", "z"], "metric": "test_error", "mean": [0.15, 0.5, 0.9]}
     )
     drawn = {}
-    monkeypatch.setattr(report, "_save", lambda figure, stem: drawn.setdefault("figure", figure))
+    monkeypatch.setattr(figures, "_save", lambda figure, stem: drawn.setdefault("figure", figure))
     draw_lines(frame, "p_C", "test_error", tmp_path / "fig", title="t", logx=True, reference=reference)
     ax = drawn["figure"].axes[0]
     assert ax.get_xscale() == "log"

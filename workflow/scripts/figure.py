@@ -8,7 +8,8 @@ import pandas as pd
 
 from mkbench.harness.boundary import draw_job_boundary
 from mkbench.harness.config import added_methods
-from mkbench.harness.report import draw_bars, draw_figure, draw_lines, load_reference
+from mkbench.harness.figures import draw_bars, draw_figure, draw_lines
+from mkbench.harness.report import load_reference
 
 spec = snakemake.config["figures"][snakemake.wildcards.figure]
 frame = pd.concat([pd.read_csv(path) for path in snakemake.input.summaries], ignore_index=True)

@@ -5,7 +5,7 @@ checksums), the seeded train/test splits (:mod:`~mkbench.harness.splits`), the
 workflow configuration and its schema (:mod:`~mkbench.harness.config`), the method
 registry (:mod:`~mkbench.harness.methods`), one experiment job and its record
 (:mod:`~mkbench.harness.experiment`, :mod:`~mkbench.harness.prepare`), the tables
-and figures (:mod:`~mkbench.harness.report`, :mod:`~mkbench.harness.boundary`), the
+and figures (:mod:`~mkbench.harness.report`, :mod:`~mkbench.harness.figures`, :mod:`~mkbench.harness.boundary`), the
 reproduction dashboard (:mod:`~mkbench.harness.reproduction`) and the ``mkbench``
 command (:mod:`~mkbench.harness.cli`).
 

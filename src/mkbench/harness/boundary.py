@@ -70,7 +70,7 @@ def draw_boundary(
     resolution : int, default=300
         Grid points per axis.
     """
-    from .report import _pyplot, _save, _set_title
+    from .figures import _pyplot, _save, _set_title
 
     _check_plane(X.shape[1])
     lo, hi = X.min(axis=0), X.max(axis=0)

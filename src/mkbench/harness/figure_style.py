@@ -1,4 +1,4 @@
-"""How the harness's figures read (:mod:`mkbench.harness.report` draws them): titles, legends, panels, axes.
+"""How the harness's figures read (:mod:`mkbench.harness.figures` draws them): titles, legends, panels, axes.
 
 * a title wraps only between phrases a reader keeps together (never inside ``N' = 50``) and writes powers as
   superscripts (``Q^2`` as ``Q²``, as the axes do);
