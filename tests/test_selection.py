@@ -135,7 +135,7 @@ def test_reproduction_counts_the_choices_at_an_edge(tmp_path):
         select="validation_error",
     )
     config = {
-        "experiments": {"exp": {"paper": "p"}},
+        "experiments": {"exp": {"paper": "p", "methods": {"m": {"estimator": "cgboost"}}}},
         "figures": {},
         "tables": {"tab": {"experiment": "exp", "select": "validation_error", "metrics": ["test_error"]}},
     }

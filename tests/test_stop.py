@@ -7,7 +7,7 @@ import pytest
 
 from mkbench.exceptions import ConfigError
 from mkbench.harness.report import base_method, write_table
-from mkbench.harness.selection import keep_settings, stop_by
+from mkbench.harness.stopping import keep_settings, stop_by
 
 KEYS = {"experiment": "e", "dataset": "d", "seed": 1, "split": 0}
 

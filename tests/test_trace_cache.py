@@ -5,6 +5,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer
 
 import mkbench.harness.experiment as experiment
+import mkbench.harness.tracing as tracing
 from mkbench.harness.datasets import Dataset
 
 
@@ -47,7 +48,7 @@ def test_cached_columns_score_as_predict_does(cancer, monkeypatch, kernels, scal
         preprocess="standardize" if scaling is None else "none",
     )
     cached = experiment.run_job(cancer, _split(len(cancer.y)), **run)
-    monkeypatch.setattr(experiment._ColumnCache, "predict", lambda self, model, part: None)
+    monkeypatch.setattr(tracing._ColumnCache, "predict", lambda self, model, part: None)
     direct = experiment.run_job(cancer, _split(len(cancer.y)), **run)
     names = ("validation_error", "test_error", "train_error")
     assert len(cached["history"]) == len(direct["history"]) > 20

@@ -19,14 +19,12 @@ import pandas as pd
 from .._io import atomic_open, write_text
 from ..exceptions import ConfigError, DataError
 from .render import to_markdown
+from .stopping import describe_stops, keep_settings, stop_by
 from .selection import (
     describe_edges,
     describe_failed_settings,
-    describe_stops,
     grid_edges,
-    keep_settings,
     select_by,
-    stop_by,
 )
 
 #: Storage of MARK-L's fixed policy (T = 100 weak RBF columns): 3T + 1 numbers (MARK §5.2).
@@ -214,9 +212,9 @@ def write_table(
 ) -> pd.DataFrame:
     """Write ``<out_stem>.csv`` and ``<out_stem>.md`` atomically; return the table.
 
-    ``fixed`` keeps one grid setting of the methods it names (:func:`mkbench.harness.selection.keep_settings`).
+    ``fixed`` keeps one grid setting of the methods it names (:func:`mkbench.harness.stopping.keep_settings`).
     ``stop`` reads every traced job at the iteration a stopping rule picks in ``history`` (the runs'
-    iteration histories, :func:`collect_histories`; :func:`mkbench.harness.selection.stop_by`), before
+    iteration histories, :func:`collect_histories`; :func:`mkbench.harness.stopping.stop_by`), before
     ``select``; with several rules, each is a method of its own, labelled ``"method (stop RULE)"``.
     Stops at the end of a run cut by a limit, or never reached, are listed under the Markdown table.
 
