@@ -268,8 +268,7 @@ PLANNING_KEYS = {"loo": ("n_samples",)}
 
 def _protocol_problems(protocol: dict, where: str) -> list[str]:
     """Unknown and missing parameters of one protocol of the config (``where``: its path)."""
-    from .experiment import FROM_DATASET
-    from .splits import protocol_parameters
+    from .splits import FROM_DATASET, protocol_parameters
 
     kind = protocol["name"]
     declared = protocol_parameters(kind)

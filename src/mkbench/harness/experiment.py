@@ -235,11 +235,6 @@ def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-#: Protocol parameters that :func:`protocol_splits` takes from the data set's metadata, so that
-#: a config need not give them.
-FROM_DATASET = {"raetsch": ("n_train", "n_test", "predefined"), "official": ("train_idx", "test_idx")}
-
-
 def protocol_splits(config: dict, protocol: str, dataset, seed: int) -> list[dict[str, np.ndarray]]:
     """Every split of ``dataset`` under the named ``protocol`` of ``config`` for ``seed``.
 

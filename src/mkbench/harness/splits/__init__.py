@@ -45,9 +45,10 @@ the splits distributed with a data set (:mod:`.predefined`); their registry,
 
 from ._common import PARTS, Split
 from .files import load_split, save_split
-from .protocols import PROTOCOLS, add_validation, make_splits, protocol_parameters
+from .protocols import FROM_DATASET, PROTOCOLS, add_validation, make_splits, protocol_parameters
 
 __all__ = [
+    "FROM_DATASET",
     "PARTS",
     "PROTOCOLS",
     "Split",

@@ -24,7 +24,7 @@ from .predefined import _official, _raetsch
 from .resampling import _kfold, _loo, _random
 from .subsets import _semisupervised, _subsets
 
-__all__ = ["PROTOCOLS", "add_validation", "make_splits"]
+__all__ = ["FROM_DATASET", "PROTOCOLS", "add_validation", "make_splits"]
 
 PROTOCOLS: dict[str, Callable[..., list[Split]]] = {
     "kfold": _kfold,
@@ -36,6 +36,10 @@ PROTOCOLS: dict[str, Callable[..., list[Split]]] = {
     "official": _official,
 }
 """Protocol name -> function ``(y, rng, **params) -> list of splits``."""
+
+#: Protocol parameters taken from the data set's metadata
+#: (:func:`mkbench.harness.experiment.protocol_splits`), so that a config need not give them.
+FROM_DATASET = {"raetsch": ("n_train", "n_test", "predefined"), "official": ("train_idx", "test_idx")}
 
 
 def make_splits(protocol: str, *, y: Any, seed: int, **params: Any) -> list[Split]:
