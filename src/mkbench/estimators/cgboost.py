@@ -71,19 +71,20 @@ class CGBoostClassifier(ColumnGenerationClassifier):
     >>> from mkbench import CGBoostClassifier
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> clf = CGBoostClassifier().fit(X_train, y_train)  # the 2-norm QP over the columns of L, Q and R
+    >>> clf = CGBoostClassifier().fit(X_train, y_train)  # 2-norm QP over L, Q, R
     >>> clf.status_, clf.score(X_test, y_test) > 0.9
     ('optimal', True)
 
     The paper's sparse model: the 1-norm LP (eq. 4) with alpha >= 0 keeps a few of
-    the library's 3 x 426 columns:
+    the library's 3 x 426 columns (those of nonzero alpha, counted per kernel); each
+    generated column is a pair (kernel, centre) of ``columns_``:
 
     >>> sparse = CGBoostClassifier(penalty="l1", positive=True).fit(X_train, y_train)
-    >>> sorted(sparse.n_columns_by_kernel_)  # columns of nonzero alpha per kernel (C_l, C_q, C_r of Table 1)
+    >>> sorted(sparse.n_columns_by_kernel_)  # C_l, C_q, C_r of Table 1
     ['linear', 'quadratic', 'rbf']
     >>> sum(sparse.n_columns_by_kernel_.values()) < 0.1 * len(X_train)
     True
-    >>> kernel, centre = sparse.columns_[0]  # the first column generated: K_kernel(., X_train[centre])
+    >>> kernel, centre = sparse.columns_[0]  # K_kernel(., X_train[centre])
     >>> kernel in sparse.n_columns_by_kernel_
     True
     """

@@ -51,7 +51,7 @@ class CGBoostRegressor(RegressorMixin, KernelExpansion):
     >>> from mkbench import CGBoostRegressor
     >>> X, y = load_diabetes(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> reg = CGBoostRegressor().fit(X_train, y_train)  # L, Q and R; epsilon in units of std(y)
+    >>> reg = CGBoostRegressor().fit(X_train, y_train)  # kernels L, Q, R
     >>> reg.status_, reg.score(X_test, y_test) > 0.3
     ('optimal', True)
     >>> sorted(reg.n_columns_by_kernel_)

@@ -95,7 +95,7 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):
     >>> from mkbench import CGEnsClassifier
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> clf = CGEnsClassifier(C=1.0, max_iter=100).fit(X_train, y_train)  # 100 decision stumps
+    >>> clf = CGEnsClassifier("stump", C=1.0, max_iter=100).fit(X_train, y_train)
     >>> clf.n_iter_, clf.status_  # the ensemble's size reached: the usual end
     (100, 'max_iter')
     >>> clf.score(X_test, y_test) > 0.9

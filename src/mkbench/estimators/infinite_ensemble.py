@@ -65,7 +65,7 @@ class InfiniteEnsembleSVC(PlattMixin, ClassifierMixin, BaseEstimator):
     >>> from mkbench import InfiniteEnsembleSVC
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> clf = InfiniteEnsembleSVC(kernel="stump", C=1.0).fit(X_train, y_train)  # every stump at once
+    >>> clf = InfiniteEnsembleSVC(kernel="stump", C=1.0).fit(X_train, y_train)
     >>> clf.score(X_test, y_test) > 0.9
     True
     >>> clf.n_support_ < len(X_train)

@@ -145,8 +145,8 @@ class KernelColumnRidge(_ScaledInputs, RegressorMixin, BaseEstimator):
     >>> from mkbench import KernelColumnRidge
     >>> X, y = load_diabetes(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> reg = KernelColumnRidge(C=1.0).fit(X_train, y_train)  # inputs scaled by ranges, gamma="scale"
-    >>> reg.dual_coef_.shape, round(reg.gamma_, 6)  # one alpha per training point; 1 / n_features
+    >>> reg = KernelColumnRidge(C=1.0, gamma="scale").fit(X_train, y_train)
+    >>> reg.dual_coef_.shape, round(reg.gamma_, 6)  # gamma: 1 / n_features
     ((331,), 0.1)
     >>> reg.score(X_test, y_test) > 0.25
     True
@@ -343,7 +343,8 @@ class SelectedKernelColumnRidge(RegressorMixin, _SelectedRBFModel):
 
     The paper's protocol keeps the model fitted without the validation points:
 
-    >>> paper = SelectedKernelColumnRidge(refit=False, random_state=0).fit(X_train, y_train)
+    >>> paper = SelectedKernelColumnRidge(refit=False, random_state=0)
+    >>> paper = paper.fit(X_train, y_train)
     >>> paper.n_support_ == len(X_train) - len(paper.validation_indices_)
     True
     """

@@ -49,7 +49,7 @@ class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):
     >>> from mkbench import LPBoostClassifier
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> clf = LPBoostClassifier(C=1.0, max_iter=100).fit(X_train, y_train)  # at most 100 stumps
+    >>> clf = LPBoostClassifier("stump", C=1.0, max_iter=100).fit(X_train, y_train)
     >>> clf.score(X_test, y_test) > 0.9
     True
     >>> bool((clf.coef_ >= 0).all()), clf.intercept_  # w >= 0 and no offset (eq. 4)

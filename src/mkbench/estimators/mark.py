@@ -157,12 +157,15 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
     >>> from mkbench import MARKRegressor
     >>> X, y = make_friedman1(500, noise=1.0, random_state=0)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> reg = MARKRegressor(random_state=0).fit(X_train, y_train)  # MARK-L, weak RBF kernels, T = 100
+    >>> reg = MARKRegressor("L", random_state=0).fit(X_train, y_train)  # weak RBF kernels
     >>> reg.status_, reg.coef_.shape, reg.storage_  # 3 T + 1 numbers
     ('max_iter', (100,), 301)
     >>> reg.score(X_test, y_test) > 0.8
     True
-    >>> bool((reg.attributes_ < 5).mean() > 0.5)  # most columns act on the five features y depends on
+
+    Most of its weak RBF columns act on one of the five features y depends on:
+
+    >>> bool((reg.attributes_ < 5).mean() > 0.5)
     True
     """
 

@@ -110,11 +110,11 @@ class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):
     >>> from mkbench import RFFClassifier
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> clf = make_pipeline(StandardScaler(), RFFClassifier(n_components=2000, random_state=0))
-    >>> clf.fit(X_train, y_train).score(X_test, y_test) > 0.9
+    >>> rff = RFFClassifier(n_components=2000, random_state=0)
+    >>> clf = make_pipeline(StandardScaler(), rff).fit(X_train, y_train)
+    >>> clf.score(X_test, y_test) > 0.9
     True
-    >>> rff = clf[-1]
-    >>> rff.solver_, rff.sampler_.random_weights_.shape  # libsvm: n_samples <= n_components
+    >>> rff.solver_, rff.sampler_.random_weights_.shape  # n_samples <= n_components
     ('libsvm', (30, 2000))
     """
 

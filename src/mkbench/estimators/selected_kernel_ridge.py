@@ -113,7 +113,7 @@ class SelectedKernelRidge(RegressorMixin, _SelectedRBFModel):
     >>> from mkbench import SelectedKernelRidge
     >>> X, y = load_diabetes(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> reg = SelectedKernelRidge(random_state=0).fit(X_train, y_train)  # alpha, gamma by pattern search
+    >>> reg = SelectedKernelRidge(random_state=0).fit(X_train, y_train)
     >>> sorted(reg.best_params_), reg.score(X_test, y_test) > 0.3
     (['alpha', 'gamma'], True)
     """

@@ -146,7 +146,7 @@ class SelectedSVR(RegressorMixin, _SelectedRBFModel):
     >>> from mkbench import SelectedSVR
     >>> X, y = load_diabetes(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> reg = SelectedSVR(random_state=0).fit(X_train, y_train)  # pattern search on a 20 % validation split
+    >>> reg = SelectedSVR(random_state=0).fit(X_train, y_train)
     >>> sorted(reg.best_params_)  # epsilon held fixed at 0.1 std(y)
     ['C', 'gamma']
     >>> reg.score(X_test, y_test) > 0.3
@@ -318,8 +318,8 @@ class SelectedSVC(PlattMixin, ClassifierMixin, _SelectedRBFModel):
     >>> from mkbench import SelectedSVC
     >>> X, y = load_wine(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> clf = SelectedSVC(random_state=0).fit(X_train, y_train)  # C, gamma by pattern search
-    >>> sorted(clf.best_params_), len(clf.validation_indices_)  # 20 % of the 133 points held out
+    >>> clf = SelectedSVC(random_state=0).fit(X_train, y_train)
+    >>> sorted(clf.best_params_), len(clf.validation_indices_)  # 20 % of 133
     (['C', 'gamma'], 27)
     >>> clf.score(X_test, y_test) > 0.9
     True

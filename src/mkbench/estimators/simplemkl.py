@@ -100,16 +100,20 @@ class SimpleMKLClassifier(MKLClassifierBase):
     >>> from mkbench import SimpleMKLClassifier
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> clf = SimpleMKLClassifier().fit(X_train, y_train)  # the 13 kernels of the grid on all variables, C = n
+    >>> clf = SimpleMKLClassifier().fit(X_train, y_train)  # 13 kernels, C = n
     >>> clf.status_, len(clf.kernels_), clf.score(X_test, y_test) > 0.9
     ('optimal', 13, True)
 
-    The kernel weights beta lie on the simplex, most of them exactly 0:
+    The kernel weights beta lie on the simplex, most of them exactly 0; the kernel of
+    largest weight is the grid's Gaussian of width w = 2, exp(-||x - z||^2 / sigma)
+    with sigma = 2 w^2:
 
-    >>> round(float(clf.weights_.sum()), 6), clf.n_kernels_selected_ < len(clf.kernels_)
-    (1.0, True)
-    >>> best = clf.kernels_[clf.weights_.argmax()]  # the kernel of largest weight
-    >>> best.name, best.sigma  # a Gaussian exp(-||x - z||^2 / sigma) of width w = 2, sigma = 2 w^2
+    >>> round(float(clf.weights_.sum()), 6)
+    1.0
+    >>> clf.n_kernels_selected_ < len(clf.kernels_)
+    True
+    >>> best = clf.kernels_[clf.weights_.argmax()]
+    >>> best.name, best.sigma
     ('rbf', 8.0)
     """
     )

@@ -196,6 +196,7 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
     --------
     Fifty labelled points, the rest of the training set unlabelled: every point is a
     candidate centre of the kernel columns, only the labelled ones are rows of LP (9).
+    SSMK's kernels take the inputs as given: standardise them first.
 
     >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.model_selection import train_test_split
@@ -203,14 +204,17 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
     >>> from mkbench import SSMKClassifier
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> scaler = StandardScaler().fit(X_train)  # SSMK's kernels take the inputs as given
+    >>> scaler = StandardScaler().fit(X_train)
     >>> X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
     >>> clf = SSMKClassifier().fit(X_train[:50], y_train[:50], X_unlabeled=X_train[50:])
     >>> clf.n_labeled_, clf.n_unlabeled_
     (50, 376)
     >>> clf.status_, clf.score(X_test, y_test) > 0.9
     ('optimal', True)
-    >>> any(not labeled for kernel, centre, labeled in clf.columns_)  # columns centred at unlabelled points
+
+    Columns centred at unlabelled points are in the model:
+
+    >>> any(not labeled for kernel, centre, labeled in clf.columns_)
     True
     """
 

@@ -127,9 +127,10 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
     >>> from mkbench import CGEnsClassifier, StagedSearchCV
     >>> X, y = load_breast_cancer(return_X_y=True)
     >>> X_train, X_test, y_train, y_test = train_test_split(X, y, random_state=0)
-    >>> search = StagedSearchCV(CGEnsClassifier(), param_grid={"C": [0.1, 1.0]}, n_iters=(25, 50), cv=3)
-    >>> search = search.fit(X_train, y_train)
-    >>> sorted(search.best_params_), search.cv_errors_.shape  # (values of C, iteration counts)
+    >>> search = StagedSearchCV(
+    ...     CGEnsClassifier(), param_grid={"C": [0.1, 1.0]}, n_iters=(25, 50), cv=3
+    ... ).fit(X_train, y_train)
+    >>> sorted(search.best_params_), search.cv_errors_.shape  # (C values, counts)
     (['C', 'max_iter'], (2, 2))
     >>> search.score(X_test, y_test) > 0.9
     True

@@ -72,7 +72,7 @@ def mean_squared_distance(X: np.ndarray) -> float:
     --------
     >>> import numpy as np
     >>> from mkbench.kernels import mean_squared_distance
-    >>> mean_squared_distance(np.array([[0.0], [2.0]]))  # pairs (0, 0), (0, 2), (2, 0), (2, 2)
+    >>> mean_squared_distance(np.array([[0.0], [2.0]]))  # (0 + 4 + 4 + 0) / 4
     2.0
     """
     X = _as_points(X)

@@ -102,12 +102,12 @@ def make_kernel(spec: str | Mapping | Kernel | Callable) -> Kernel:
     >>> from sklearn.metrics.pairwise import rbf_kernel
     >>> from mkbench.kernels import make_kernel
     >>> X, y = load_iris(return_X_y=True)
-    >>> make_kernel("Q").name, make_kernel("L+Q").name  # the quadratic kernel; a composite with mu = 1
+    >>> make_kernel("Q").name, make_kernel("L+Q").name
     ('quadratic', 'linear+quadratic')
-    >>> make_kernel({"name": "rbf", "gamma": 0.1}).sigma  # exp(-||x - z||^2 / sigma), sigma = 1 / gamma
+    >>> make_kernel({"name": "rbf", "gamma": 0.1}).sigma  # sigma = 1 / gamma
     10.0
-    >>> rbf = make_kernel("rbf").resolve(X)  # sigma: the mean squared distance of the training points
-    >>> rbf(X, X[:5]).shape  # the Gram block K(X, Z): 150 rows, one column per point of Z
+    >>> rbf = make_kernel("rbf").resolve(X)  # sigma from the training points
+    >>> rbf(X, X[:5]).shape  # the Gram block K(X, Z)
     (150, 5)
     >>> own = make_kernel(partial(rbf_kernel, gamma=0.1))  # any callable k(X, Z)
     >>> own.name
@@ -161,9 +161,9 @@ def make_library(spec: str | Mapping | Kernel | Callable | Sequence[str | Mappin
     Examples
     --------
     >>> from mkbench.kernels import make_library
-    >>> [kernel.name for kernel in make_library("L,Q,R")]  # cgboost Table 1's mixture of three kernels
+    >>> [k.name for k in make_library("L,Q,R")]  # cgboost Table 1's mixture
     ['linear', 'quadratic', 'rbf']
-    >>> [kernel.name for kernel in make_library(["linear", {"name": "rbf", "sigma": 2.0}])]
+    >>> [k.name for k in make_library(["linear", {"name": "rbf", "sigma": 2.0}])]
     ['linear', 'rbf']
     """
     if isinstance(spec, (Mapping, Kernel)) or callable(spec):
