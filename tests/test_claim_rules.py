@@ -183,3 +183,16 @@ def test_a_bench_series_is_judged_by_its_slope_and_its_error(tmp_path):
     slope, se = loglog_slope(sizes, noisy)
     assert abs(slope - 1.2) < 2 * se  # the scatter of the sizes leaves 1.2 within reach
     assert verdict("noisy").verdict == "inconclusive"
+
+
+def test_the_claims_schema_names_the_codes_rules_and_reductions():
+    """claims.schema.yaml (a YAML file, as the config's schema) enumerates what the code implements, no more."""
+    from mkbench.harness.claim_checks import REDUCTIONS
+    from mkbench.harness.claim_rules import NAMED
+    from mkbench.harness.claims import _SCHEMA
+
+    check = _SCHEMA["$defs"]["check"]["allOf"]
+    history = next(kind["then"] for kind in check if kind["if"]["properties"]["source"]["const"] == "history")
+    assert history["properties"]["reduce"]["enum"] == list(REDUCTIONS)
+    assert _SCHEMA["$defs"]["rule"]["anyOf"][0]["enum"] == list(NAMED)
+    assert "experiment" in history["properties"] and "at_most" in history["properties"]  # the merged summary keys

@@ -278,7 +278,11 @@ def test_bad_catalogues_name_the_problem(tmp_path, claims, message):
 
 
 def test_a_figure_with_claims_is_judged_by_them_in_reproduction_md(tmp_path):
-    config = {"experiments": {"exp": {"paper": "p"}}, "tables": {}, "figures": {"fig": {"experiment": "exp"}}}
+    config = {
+        "experiments": {"exp": {"paper": "p", "methods": {}}},
+        "tables": {},
+        "figures": {"fig": {"experiment": "exp"}},
+    }
     (tmp_path / "results" / "figures").mkdir(parents=True)
     (tmp_path / "results" / "figures" / "fig.png").write_bytes(b"png")
     catalogue = tmp_path / "reproduction.yaml"
@@ -489,7 +493,7 @@ def test_a_figure_that_runs_a_tables_protocol_shares_its_reproduction(tmp_path):
     listed reading run, a value unexplained), so the claim
     on Figure 1 is inconclusive in REPRODUCTION.md; a protocol that is no item with tables is an error."""
     config = {
-        "experiments": {"exp": {"paper": "p"}},
+        "experiments": {"exp": {"paper": "p", "methods": {}}},
         "tables": {"tab": {"experiment": "exp", "metrics": ["test_error"]}},
         "figures": {"fig": {"experiment": "exp"}},
     }

@@ -20,7 +20,7 @@ from .conftest import ROOT
 
 #: A workflow config as far as the catalogue reads it: tables, figures and their experiments' papers.
 CONFIG = {
-    "experiments": {"exp-a": {"paper": "pa"}, "exp-b": {"paper": "pb"}},
+    "experiments": {"exp-a": {"paper": "pa", "methods": {}}, "exp-b": {"paper": "pb", "methods": {}}},
     "tables": {
         "tab-a": {"experiment": "exp-a", "metrics": ["test_error", "n_support", "fit_seconds"]},
         "tab-b": {"experiment": "exp-b", "metrics": ["test_mse"]},

@@ -14,13 +14,19 @@ import os
 import shlex
 from collections import Counter
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 
 from ..exceptions import ConfigError
-from .catalogue_schema import REASONS, SCHEMA as _SCHEMA
 from .config import check_schema, read_yaml
+
+#: The schema of config/reproduction.yaml, a YAML file beside the config's (reproduction.schema.yaml).
+_SCHEMA = read_yaml(Path(str(resources.files("mkbench.harness") / "reproduction.schema.yaml")), "catalogue schema")
+
+#: Why an item cannot be rebuilt; an entry without targets gives one of these (the schema's ``reason``).
+REASONS = tuple(_SCHEMA["$defs"]["item"]["properties"]["reason"]["enum"])
 
 __all__ = ["REASONS", "DataDifference", "Entry", "Gap", "Sensitivity", "Tolerance", "load_catalogue"]
 

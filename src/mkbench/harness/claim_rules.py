@@ -41,33 +41,6 @@ NAMED = ("direction", "intensifier", "comparable", "slightly", "trend")
 #: The tolerance a stated factor allows: that of counts in config/reproduction.yaml.
 FACTOR_TOLERANCE = 1.25
 
-SCHEMA = {
-    "anyOf": [
-        {"enum": list(NAMED)},
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["factor"],
-            "properties": {
-                "factor": {"type": "string"},
-                "alternatives": {"type": "array", "minItems": 1, "items": {"type": "number"}},
-                "words": {"type": "string"},
-            },
-            "dependentRequired": {"alternatives": ["words"]},
-        },
-        {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["bound", "alternatives", "words"],
-            "properties": {
-                "bound": {"type": "number"},
-                "alternatives": {"type": "array", "minItems": 1, "items": {"type": "number"}},
-                "words": {"type": "string"},
-            },
-        },
-    ]
-}
-
 #: Each rule for the report: the words it reads, the threshold it gives, and the other readings it allows.
 RULES = {
     "direction": (

@@ -30,10 +30,12 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
 
 from ..exceptions import ConfigError
 from . import claim_rules
-from .claim_checks import REDUCTIONS, MissingRecords, run_check
+from .claim_checks import MissingRecords, run_check
 from .claim_guards import ItemState, deviating_baselines, truncated_runs, unreproduced_items
 from .claim_statistics import Comparison
 from .config import check_schema, read_yaml
@@ -45,119 +47,8 @@ VERDICTS = {
     "a run stopped at a limit, or judged on an item that is not reproduced",
 }
 
-_NAMES = {"anyOf": [{"type": "string"}, {"type": "array", "minItems": 1, "items": {"type": "string"}}]}
-_BOUNDS = {"at_least": {"type": "number"}, "at_most": {"type": "number"}}
-_RECORDS = {
-    "experiment": _NAMES,
-    "a": {"type": "string"},
-    "b": _NAMES,
-    "metric": _NAMES,
-    "where": {"type": "object"},
-    "by": {"type": "array", "items": {"type": "string"}},
-    "select": {"type": "string"},
-    "statistic": {"enum": ["difference", "ratio", "trend"]},
-    **_BOUNDS,
-}
-
-
-def _kind(source: str, required: list[str], properties: dict) -> dict:
-    """The keys of a check reading ``source``: those checks only, named in errors."""
-    return {
-        "if": {"properties": {"source": {"const": source}}},
-        "then": {
-            "required": required,
-            "properties": {"source": {}, **properties},
-            "additionalProperties": False,
-        },
-    }
-
-
-_CHECK = {
-    "type": "object",
-    "required": ["source"],
-    "properties": {"source": {"enum": ["summary", "history", "bench"]}},
-    "allOf": [
-        _kind("summary", ["experiment", "a", "metric"], _RECORDS),
-        _kind(
-            "history",
-            ["experiment", "a", "metric", "reduce"],
-            {"x": {"type": "string"}, "reduce": {"enum": list(REDUCTIONS)}, "at": {"type": "number"}, **_RECORDS},
-        ),
-        _kind(
-            "bench",
-            ["bench", "values"],
-            {
-                "bench": {"type": "string"},
-                "values": {
-                    "type": "object",
-                    "minProperties": 1,
-                    "additionalProperties": {
-                        "anyOf": [
-                            {"type": "array"},
-                            {
-                                "type": "object",
-                                "required": ["series"],
-                                "additionalProperties": False,
-                                "properties": {"series": {"type": "string"}},
-                            },
-                        ]
-                    },
-                },
-                **_BOUNDS,
-            },
-        ),
-    ],
-}
-#: Numbers of a claim's evidence computed from the paper's tables (config/reference/<paper>.csv).
-_COMPUTED = {
-    "type": "array",
-    "minItems": 1,
-    "items": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["value", "of", "table", "method", "metric"],
-        "properties": {
-            "value": {"type": "number"},
-            "of": {"enum": ["mean", "mean_rank"]},
-            "table": {"type": "string"},
-            "method": {"type": "string"},
-            "metric": {"type": "string"},
-            "among": {"type": "array", "minItems": 2, "items": {"type": "string"}},
-        },
-    },
-}
-_SCHEMA = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["claims"],
-    "properties": {
-        "claims": {
-            "type": "array",
-            "minItems": 1,
-            "items": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["id", "paper", "where", "quote", "claim", "evidence"],
-                "properties": {
-                    "id": {"type": "string", "pattern": "^[a-z0-9-]+$"},
-                    "paper": {"type": "string"},
-                    "where": {"type": "string"},
-                    "quote": {"type": "string"},
-                    "claim": {"type": "string"},
-                    "evidence": {"type": "string"},
-                    "items": {"type": "array", "items": {"type": "string"}},
-                    "check": _CHECK,
-                    "reason": {"type": "string"},
-                    "caveat": {"type": "string"},
-                    "rule": claim_rules.SCHEMA,
-                    "iterations": {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
-                    "about_protocol": {"type": "string", "minLength": 1},
-                    "computed": _COMPUTED,
-                },
-            },
-        }
-    },
-}
+#: The schema of config/claims.yaml, a YAML file beside the config's (claims.schema.yaml).
+_SCHEMA = read_yaml(Path(str(resources.files("mkbench.harness") / "claims.schema.yaml")), "claims schema")
 
 
 @dataclass(frozen=True)
