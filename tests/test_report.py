@@ -292,3 +292,39 @@ def test_bars_of_numbered_fields(tmp_path):
     assert (tmp_path / "bars.png").stat().st_size > 0 and (tmp_path / "bars.pdf").stat().st_size > 0
     with pytest.raises(ConfigError, match="no record has fields selected_1, selected_2"):
         draw_bars(frame, "selected", tmp_path / "none", title="t")
+
+
+def test_the_workflow_and_the_cli_write_a_table_with_its_configs_settings(tmp_path):
+    """write_config_table (the table rule and `mkbench report` both call it) applies the table's accept_status
+    and marks the methods the config adds."""
+    from mkbench.harness.report import ADDED_MARK, write_config_table
+
+    records = pd.DataFrame(
+        {
+            "dataset": "d",
+            "method": ["ens"] * 2 + ["mine"] * 2,
+            "split": [0, 1] * 2,
+            "param": "default",
+            "status": ["max_iter", "max_iter", "optimal", "optimal"],
+            "test_error": [0.1, 0.2, 0.15, 0.25],
+        }
+    )
+    methods = {"ens": {"estimator": "cgens"}, "mine": {"estimator": "sklearn.svm:SVC"}}
+    config = {
+        "experiments": {"exp": {"paper": "p", "methods": methods}},
+        "reference_dir": str(tmp_path),
+        "tables": {
+            "tab": {
+                "experiment": "exp",
+                "caption": "T",
+                "metrics": ["test_error"],
+                "layout": "rows",
+                "accept_status": ["max_iter"],
+            }
+        },
+    }
+    table = write_config_table(config, "tab", records, tmp_path / "tab")
+    text = (tmp_path / "tab.md").read_text()
+    assert table.set_index("method").loc["ens", "n_not_optimal"] == 0  # max_iter is the protocol's end here
+    assert f"mine {ADDED_MARK}" in text, text
+    assert "a status the protocol accepts (not counted as not optimal): max_iter in 2 of 4" in text, text

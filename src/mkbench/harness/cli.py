@@ -326,16 +326,12 @@ def _write_reproduction(config: dict, args) -> None:
 
 def _write_tables(config: dict, tables: list[str]) -> None:
     from ..exceptions import DataError
-    from .report import collect_histories, collect_records, load_reference, write_table
+    from .report import collect_histories, collect_records, write_config_table
 
-    references, records, histories = {}, {}, {}
-    for name in tables:  # every name, reference file and record is checked before a table is written
+    records, histories = {}, {}
+    for name in tables:  # every name and record is checked before a table is written
         _require(name, config["tables"], "table")
         spec = config["tables"][name]
-        ref = spec.get("reference")
-        references[name] = (
-            load_reference(os.path.join(config["reference_dir"], ref["file"]), ref["table"]) if ref else None
-        )
         experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
         paths = sorted(p for e in experiments for p in glob.glob(f"results/runs/{e}/**/*.json", recursive=True))
         if not paths:
@@ -348,20 +344,8 @@ def _write_tables(config: dict, tables: list[str]) -> None:
         histories[name] = collect_histories(paths) if spec.get("stop") else None
     _check_writable("results/tables")
     for name in tables:
-        spec = config["tables"][name]
         with _writes_to(f"results/tables/{name}"):
-            write_table(
-                records[name],
-                spec["metrics"],
-                f"results/tables/{name}",
-                caption=spec["caption"],
-                reference=references[name],
-                select=spec.get("select"),
-                layout=spec["layout"],
-                stop=spec.get("stop"),
-                history=histories[name],
-                fixed=spec.get("fixed"),
-            )
+            write_config_table(config, name, records[name], f"results/tables/{name}", history=histories[name])
         print(f"results/tables/{name}.md")
 
 

@@ -291,3 +291,38 @@ def label_settings(frame: pd.DataFrame) -> pd.DataFrame:
         gridded = frame["param"].notna() & (frame["param"] != "default")
         frame.loc[gridded, "method"] = frame["method"] + " [" + frame["param"].astype(str) + "]"
     return frame
+
+
+def write_config_table(
+    config: dict,
+    name: str,
+    records: pd.DataFrame,
+    out_stem: str | os.PathLike,
+    *,
+    history: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """Write the config's table ``name`` from its experiments' ``records`` (:func:`write_table` with the table's
+    settings): the workflow's table rule and ``mkbench report`` both write a table through this, so the two agree.
+
+    The paper's values are read from the table's ``reference`` entry (under the config's ``reference_dir``);
+    the methods the config adds beside the paper's (:func:`mkbench.harness.config.added_methods`) are marked.
+    """
+    from .config import added_methods
+
+    spec = config["tables"][name]
+    ref = spec.get("reference")
+    reference = load_reference(os.path.join(config["reference_dir"], ref["file"]), ref["table"]) if ref else None
+    return write_table(
+        records,
+        spec["metrics"],
+        out_stem,
+        caption=spec["caption"],
+        reference=reference,
+        select=spec.get("select"),
+        layout=spec["layout"],
+        accept_status=spec["accept_status"],
+        added=added_methods(config, spec["experiment"]),
+        stop=spec.get("stop"),
+        history=history,
+        fixed=spec.get("fixed"),
+    )
