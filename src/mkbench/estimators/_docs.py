@@ -184,10 +184,15 @@ PROBABILITY = """
 N_JOBS = """
     n_jobs : int, default=None
         With more than two classes, the one-vs-rest models fitted ``n_jobs`` at a time
-        (joblib's processes, scikit-learn's convention: None means 1 unless in a
-        ``joblib.parallel_config`` context, -1 all processors); the same models as one
-        at a time. Each class computes its own kernel columns (not shared across the
-        classes); two classes ignore it."""
+        (scikit-learn's convention: None means 1 unless in a ``joblib.parallel_config``
+        context, -1 all processors); the same models as one at a time. Over kernel
+        columns the classes share what does not depend on the labels: the input scaling,
+        the library resolved on the training X and one store of the kernel values
+        K_p(x_i, x_j) (the Gram blocks, kept within ``memory_budget``, else a cache of
+        columns), each value computed once for all the classes (``n_kernel_columns_computed_``
+        counts them), which apply their own label signs (``positive="label"``) on top;
+        their fits run in joblib's threads, which fill the store under locks. Over weak
+        learners, which share nothing, in joblib's processes. Two classes ignore it."""
 
 #: ``learner`` and ``C`` of the ensembles of weak learners (CGEns, LPBoost).
 LEARNER = """

@@ -140,12 +140,22 @@ class KernelExpansion(BaseEstimator):
             return library
         return [normalized(kernel, by, len(library)) for kernel in library]
 
-    def _column_scales(self, signs: np.ndarray | None, weights: np.ndarray | None) -> np.ndarray | None:
-        """s_j of the master's columns s_j K_p(., x_j): the label signs, times sqrt(w_j) for the 2-norm masters."""
+    def _column_scales(self, weights: np.ndarray | None) -> np.ndarray | None:
+        """sqrt(w_j) of the columns sqrt(w_j) K_p(., x_j) of the 2-norm masters (see the module); None: all 1."""
         if weights is None or getattr(self, "penalty", "l2") == "l1":
-            return signs
-        scales = np.sqrt(weights)
-        return scales if signs is None else signs * scales
+            return None
+        return np.sqrt(weights)
+
+    def _kernel_columns(self, X: np.ndarray, weights: np.ndarray | None = None) -> KernelColumns:
+        """The kernel values of X's columns, label-free: the store one-vs-rest shares across classes.
+
+        Fits the input scaling (weighted) and resolves the library on X as the kernels see
+        it; column j is scaled by sqrt(w_j) for the 2-norm masters. The Gram blocks are kept
+        within ``memory_budget`` (:class:`mkbench.kernels.KernelColumns`).
+        """
+        X_seen = self._fit_scaling(X, weights)
+        library = self._library(X_seen, weights)
+        return KernelColumns(X_seen, library, memory_budget=self.memory_budget, signs=self._column_scales(weights))
 
     def _fit_master(
         self,
@@ -153,6 +163,7 @@ class KernelExpansion(BaseEstimator):
         make_master: Callable[[str, str], LPMaster | QPMaster | SVMDualMaster],
         signs: np.ndarray | None = None,
         weights: np.ndarray | None = None,
+        columns: KernelColumns | None = None,
     ) -> None:
         """Run column generation over the kernel columns of X; set the fitted attributes.
 
@@ -163,21 +174,21 @@ class KernelExpansion(BaseEstimator):
         columns s_j K_p(., x_j) and the model's coefficient of column (p, j) is s_j alpha_j.
         ``weights``: the positive sample weights of the rows of X (the master built by
         ``make_master`` has C w_i already); see the module for what else they change.
+        ``columns``: the kernel values of X (:meth:`_kernel_columns` with the same
+        ``weights``, the input scaling fitted) that one-vs-rest shares; None: computed here.
         """
         if X.shape[0] < 2:
             raise ValueError(f"{type(self).__name__} needs at least 2 samples to learn from, got 1 sample")
-        X_seen = self._fit_scaling(X, weights)
+        columns = self._kernel_columns(X, weights) if columns is None else columns
         strategy = self._strategy(X.shape[0])
         solver = self._solver(strategy)
-        library = self._library(X_seen, weights)
-        signs = self._column_scales(signs, weights)
         try:
-            self._generate(X, X_seen, make_master(solver, strategy), strategy, signs, library)
+            self._generate(X, columns.with_signs(signs), make_master(solver, strategy), strategy)
         except SolverError as exc:
             lp = getattr(self, "penalty", "l2") == "l1"  # HiGHS' routes have no interior point to fall back to
             if self.solver != "auto" or solver == _FALLBACK_SOLVER or lp:
                 raise
-            self._generate(X, X_seen, make_master(_FALLBACK_SOLVER, strategy), strategy, signs, library)
+            self._generate(X, columns.with_signs(signs), make_master(_FALLBACK_SOLVER, strategy), strategy)
             self.history_[0]["note"] = f"solver {solver!r} failed ({exc}); refitted with {_FALLBACK_SOLVER!r}"
         warn_unless_optimal(
             self,
@@ -191,16 +202,9 @@ class KernelExpansion(BaseEstimator):
         )
 
     def _generate(
-        self,
-        X: np.ndarray,
-        X_seen: np.ndarray,
-        master: LPMaster | QPMaster | SVMDualMaster,
-        strategy: str,
-        signs: np.ndarray | None,
-        library: list[Kernel],
+        self, X: np.ndarray, columns: KernelColumns, master: LPMaster | QPMaster | SVMDualMaster, strategy: str
     ) -> None:
-        """Column generation of ``master`` over the columns of ``X_seen`` (X as the kernels see it)."""
-        columns = KernelColumns(X_seen, library, memory_budget=self.memory_budget, signs=signs)
+        """Column generation of ``master`` over ``columns``, the master's columns of X as the kernels see it."""
         oracle = KernelOracle(
             columns,
             strategy="full" if strategy == "all" else strategy,
@@ -212,7 +216,7 @@ class KernelExpansion(BaseEstimator):
         self.kernels_ = columns.kernels
 
         def monitor(solution, choices):  # the current model, fitted for the user's callback
-            self._set_model(X, X_seen, solution, entered + choices, signs)
+            self._set_model(X, columns, solution, entered + choices)
             return self.callback(self)
 
         result = column_generation(
@@ -226,7 +230,7 @@ class KernelExpansion(BaseEstimator):
             verbose=self.verbose,
             name=type(self).__name__,
         )
-        self._set_model(X, X_seen, result.solution, entered + result.choices, signs)
+        self._set_model(X, columns, result.solution, entered + result.choices)
         if entered:  # alpha_j = score_j (eq. 8): a column CG would not have generated at this tol is 0
             self.coef_[np.abs(self.coef_) <= self.tol] = 0.0
         self.n_iter_ = len(entered) + result.n_iter
@@ -234,23 +238,17 @@ class KernelExpansion(BaseEstimator):
         self.history_ = result.history
         self.n_kernel_columns_computed_ = columns.n_computed
 
-    def _set_model(
-        self,
-        X: np.ndarray,
-        X_seen: np.ndarray,
-        solution,
-        choices: Sequence[tuple[int, int]],
-        signs: np.ndarray | None = None,
-    ) -> None:
+    def _set_model(self, X: np.ndarray, columns: KernelColumns, solution, choices: Sequence[tuple[int, int]]) -> None:
         kernel_idx = np.array([p for p, _ in choices], dtype=np.intp)
         centre_idx = np.array([j for _, j in choices], dtype=np.intp)
         self.coef_ = np.asarray(solution.alpha, dtype=np.float64).copy()
+        signs = columns.factors
         if signs is not None:  # the master's alpha_j multiplies s_j K_p(., x_j)
             self.coef_ *= signs[centre_idx]
         self.intercept_ = float(solution.intercept)
         self.columns_ = [(self.kernels_[p].name, int(j)) for p, j in zip(kernel_idx, centre_idx, strict=True)]
         self.centres_ = X[centre_idx]
-        self._centres_seen = X_seen[centre_idx]
+        self._centres_seen = columns.centres[centre_idx]
         self._kernel_idx = kernel_idx
 
     def _check_kernel_model(self) -> None:

@@ -155,7 +155,8 @@ class MarginClassifierMixin(PlattMixin, BinaryClassifierMixin):
 
         ``n_jobs`` fits at a time (joblib's default backend, loky). An estimator overrides
         this to share what the fits have in common (the MKL estimators compute their
-        training kernels once for all classes).
+        training kernels once for all classes; the classifiers over kernel columns share
+        one store of kernel values, :mod:`._shared_columns`).
         """
         weights = {} if sample_weight is None else {"sample_weight": sample_weight}
         return Parallel(n_jobs=getattr(self, "n_jobs", None))(

@@ -52,7 +52,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
 
 from ..exceptions import UnknownNameError
-from ..kernels import make_library
+from ..kernels import KernelColumns, make_library
 from ..learners import LEARNERS
 from ..masters import make_hinge_master
 from ..masters._solution import check_C
@@ -62,12 +62,13 @@ from ._binary import binary_targets
 from ._kernel_columns import INTERCEPTS, KERNEL_CONSTRAINTS, KernelExpansion
 from ._learner_columns import LEARNER_CONSTRAINTS, LOOSE_TOL, CoefPath, fit_by_column_generation, learner_outputs
 from ._multiclass import MarginClassifierMixin
+from ._shared_columns import SharedColumnsMixin
 from ._weights import present_rows
 
 __all__ = ["ColumnGenerationClassifier"]
 
 
-class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
+class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, KernelExpansion):
     __doc__ = (
         """A margin classifier over kernel columns or weak learners, with the 1-norm LP or 2-norm QP master.
 
@@ -333,11 +334,20 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
             X, y = X[rows], y[rows]
         if not self._binary_alternative and self._fit_one_vs_rest(X, y, weights):
             return self
+        self._fit_binary(X, y, weights)
+        self._calibrate(X, y, weights)
+        return self
+
+    def _fit_binary(
+        self, X: np.ndarray, y: np.ndarray, weights: np.ndarray | None, columns: KernelColumns | None = None
+    ) -> ColumnGenerationClassifier:
+        """The model of two classes, over ``columns`` (the kernel values one-vs-rest shares) if given."""
+        learner = self._learner_family()
         self.classes_, signed = binary_targets(y, more=self._binary_alternative)
         C = self._slacks(weights)
         if learner is None:
             label_signs = signed if self.positive == "label" else None
-            self._fit_master(X, partial(self._kernel_master, signed, C), label_signs, weights)
+            self._fit_master(X, partial(self._kernel_master, signed, C), label_signs, weights, columns)
         else:
             path = CoefPath()
             result = fit_by_column_generation(
@@ -355,7 +365,6 @@ class ColumnGenerationClassifier(MarginClassifierMixin, KernelExpansion):
         self.max_violation_ = float(last["max_violation"])
         self.duality_gap_ = float(last["duality_gap"])
         self.objective_ = float(last["objective"])
-        self._calibrate(X, y, weights)
         return self
 
     def _decision(self, X: np.ndarray) -> np.ndarray:

@@ -4,12 +4,19 @@ A kernel library S = {K_1, ..., K_P} defines the candidate columns of CG-Boost:
 the Gram blocks laid side by side, K = [K^1 K^2 ... K^P] (cgboost §3; SSMK eq. 1),
 column (p, j) being K_p(., x_j). :class:`KernelColumns` serves those columns and
 their pricing products K^p' w without ever needing all of K in memory.
+
+The kernel values do not depend on the labels: the one-vs-rest fits of a multi-class
+problem read one store of them through views (:meth:`KernelColumns.with_signs`), each
+with its own label signs on top, from several threads if need be (the store is filled
+under locks).
 """
 
 from __future__ import annotations
 
+import copy
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from threading import Lock
 
 import numpy as np
 
@@ -33,6 +40,12 @@ class KernelColumns:
     an LRU cache of at most ``cache_bytes`` bytes. Blocks are computed as
     K_p(Z_block, X), whose rows are the columns of K, so a pricing product is one
     GEMV (GEMM for several weight vectors) on a contiguous block.
+
+    Sharing: :meth:`with_signs` gives a view of the same kernel values (kept Gram
+    blocks, cached columns) with signs t_j on top, e.g. each one-vs-rest class's labels.
+    A kept Gram block is computed once for all views, under a lock per kernel, so views
+    may be read from several threads; the column cache is updated under a lock too
+    (two threads missing the same column at once may both compute it).
 
     Parameters
     ----------
@@ -59,7 +72,10 @@ class KernelColumns:
     kernels : tuple of Kernel
         The resolved library.
     n_computed : int
-        Kernel columns evaluated so far (each costs n_rows kernel values).
+        Kernel columns evaluated so far by this object (each costs n_rows kernel values);
+        values it found computed by another view of its store are not counted.
+    n_computed_total : int
+        Kernel columns evaluated by this object and every view of its store.
     n_priced : int
         Columns whose pricing score was evaluated so far: the "kernel columns
         calculated per iteration" statistic of cgboost §5 is its increment per iteration.
@@ -93,10 +109,45 @@ class KernelColumns:
         column_bytes = self.X.shape[0] * self.X.itemsize
         self._keep_grams = len(self.kernels) * len(self.centres) * column_bytes <= memory_budget
         self._block_size = max(1, memory_budget // column_bytes)
-        self._grams: dict[int, np.ndarray] = {}
-        self._cache: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
-        self._cache_bytes = cache_bytes
-        self._cached_bytes = 0
+        self._store = _Store(len(self.kernels), cache_bytes)
+        self._on_top: np.ndarray | None = None
+
+    def with_signs(self, signs: np.ndarray | None = None) -> KernelColumns:
+        """A view of the same kernel values whose column (p, j) is t_j times this one's.
+
+        The view shares this object's store (kept Gram blocks, cached columns): what
+        either computes, the other reads. With t_j = +-1 the view's columns are exactly
+        what a :class:`KernelColumns` built with signs t_j s_j would serve.
+
+        Parameters
+        ----------
+        signs : array-like of shape (n_centres,), default=None
+            t_j per centre; None: every t_j = 1 (a view with counters of its own).
+
+        Returns
+        -------
+        KernelColumns
+            Its counters ``n_computed`` and ``n_priced`` start at 0.
+        """
+        view = copy.copy(self)
+        view.n_computed = view.n_priced = 0
+        if signs is not None:
+            signs = np.asarray(signs, dtype=self.X.dtype).reshape(-1)
+            if signs.shape[0] != self.n_centres:
+                raise ValueError(f"signs has {signs.shape[0]} entries, one per centre is needed ({self.n_centres})")
+            view._on_top = signs if self._on_top is None else self._on_top * signs
+        return view
+
+    @property
+    def n_computed_total(self) -> int:
+        return self._store.n_computed
+
+    @property
+    def factors(self) -> np.ndarray | None:
+        """s_j t_j per centre: column (p, j) is s_j t_j K_p(X, z_j) (``signs``, then :meth:`with_signs`'); None: 1."""
+        if self._on_top is None or self.signs is None:
+            return self.signs if self._on_top is None else self._on_top
+        return self.signs * self._on_top
 
     @property
     def n_rows(self) -> int:
@@ -129,23 +180,28 @@ class KernelColumns:
         return idx
 
     def _compute(self, p: int, centres: np.ndarray) -> np.ndarray:
-        """Columns (p, centres) as the rows of a (len(centres), n_rows) block."""
+        """Columns (p, centres) of the store (signs s_j, not t_j) as the rows of a (len(centres), n_rows) block."""
         self.n_computed += len(centres)
+        with self._store.lock:
+            self._store.n_computed += len(centres)
         block = self.kernels[p](self.centres[centres], self.X)
         return block if self.signs is None else block * self.signs[centres, None]
 
     def _gram(self, p: int) -> np.ndarray:
-        if p not in self._grams:
-            self._grams[p] = self._compute(p, np.arange(self.n_centres))
-        return self._grams[p]
+        """Kernel p's kept block, computed on its first use by whichever view (thread) asks first."""
+        gram = self._store.grams.get(p)
+        if gram is None:
+            with self._store.gram_locks[p]:
+                gram = self._store.grams.get(p)
+                if gram is None:
+                    gram = self._store.grams[p] = self._compute(p, np.arange(self.n_centres))
+        return gram
 
-    def _remember(self, key: tuple[int, int], column: np.ndarray) -> None:
-        if column.nbytes > self._cache_bytes:
-            return
-        self._cache[key] = column
-        self._cached_bytes += column.nbytes
-        while self._cached_bytes > self._cache_bytes:
-            self._cached_bytes -= self._cache.popitem(last=False)[1].nbytes
+    def _signed(self, values: np.ndarray, centres: np.ndarray) -> np.ndarray:
+        """``values`` (centres along the first axis) times this view's t_j."""
+        if self._on_top is None:
+            return values
+        return values * self._on_top[centres].reshape((-1,) + (1,) * (values.ndim - 1))
 
     def block(self, p: int, centres: Sequence[int] | np.ndarray) -> np.ndarray:
         """Columns K_p(X, z_j) for j in ``centres``.
@@ -163,18 +219,15 @@ class KernelColumns:
         """
         p, centres = self._check_kernel(p), self._check_centres(centres)
         if self._keep_grams:
-            return self._gram(p)[centres].T
-        found: dict[int, np.ndarray] = {}
-        for j in centres.tolist():
-            if (p, j) in self._cache:
-                self._cache.move_to_end((p, j))
-                found[j] = self._cache[(p, j)]
+            return self._signed(self._gram(p)[centres], centres).T
+        found = self._store.cached(p, centres)
         missing = [j for j in dict.fromkeys(centres.tolist()) if j not in found]
         if missing:
-            for j, column in zip(missing, self._compute(p, np.asarray(missing)), strict=True):
-                found[j] = column.copy()
-                self._remember((p, j), found[j])
-        return np.stack([found[j] for j in centres.tolist()], axis=1)
+            block = self._compute(p, np.asarray(missing))
+            computed = {j: column.copy() for j, column in zip(missing, block, strict=True)}
+            self._store.remember(p, computed)
+            found.update(computed)
+        return self._signed(np.stack([found[j] for j in centres.tolist()], axis=1).T, centres).T
 
     def column(self, p: int, j: int) -> np.ndarray:
         """Column K_p(X, z_j), shape (n_rows,)."""
@@ -207,12 +260,12 @@ class KernelColumns:
         self.n_priced += len(idx)
         if self._keep_grams:
             gram = self._gram(p)
-            return (gram if centres is None else gram[idx]) @ w
+            return self._signed((gram if centres is None else gram[idx]) @ w, idx)
         out = np.empty((len(idx),) + w.shape[1:], dtype=np.result_type(self.X, w))
         for start in range(0, len(idx), self._block_size):
             stop = start + self._block_size
             out[start:stop] = self._compute(p, idx[start:stop]) @ w
-        return out
+        return self._signed(out, idx)
 
     def scores(self, w: np.ndarray) -> np.ndarray:
         """Pricing products K^p' w for every kernel p and centre j (a full scan).
@@ -227,3 +280,37 @@ class KernelColumns:
             Entry [p, j] is the score of column (p, j).
         """
         return np.stack([self.kernel_scores(p, w) for p in range(self.n_kernels)])
+
+
+class _Store:
+    """The kernel values a :class:`KernelColumns` and its views share: kept Gram blocks, an LRU cache of columns."""
+
+    def __init__(self, n_kernels: int, cache_bytes: int) -> None:
+        self.grams: dict[int, np.ndarray] = {}
+        self.gram_locks = [Lock() for _ in range(n_kernels)]
+        self.lock = Lock()  # the cache and the count
+        self.cache: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
+        self.cache_bytes = cache_bytes
+        self.cached_bytes = 0
+        self.n_computed = 0
+
+    def cached(self, p: int, centres: np.ndarray) -> dict[int, np.ndarray]:
+        """The cached columns (p, j) of ``centres``, marked as just used."""
+        found: dict[int, np.ndarray] = {}
+        with self.lock:
+            for j in centres.tolist():
+                if (p, j) in self.cache:
+                    self.cache.move_to_end((p, j))
+                    found[j] = self.cache[(p, j)]
+        return found
+
+    def remember(self, p: int, columns: dict[int, np.ndarray]) -> None:
+        """Cache the columns (p, j), evicting the least recently used past ``cache_bytes``."""
+        with self.lock:
+            for j, column in columns.items():
+                if column.nbytes > self.cache_bytes or (p, j) in self.cache:
+                    continue
+                self.cache[(p, j)] = column
+                self.cached_bytes += column.nbytes
+                while self.cached_bytes > self.cache_bytes:
+                    self.cached_bytes -= self.cache.popitem(last=False)[1].nbytes
