@@ -125,3 +125,25 @@ def test_the_library_never_imports_the_harness():
         if not name.startswith("mkbench.harness")
     }
     assert {name: targets for name, targets in upward.items() if targets} == {}
+
+
+def test_every_import_inside_a_function_resolves():
+    """Imports deferred into a function body run only when it is called: each must still name what exists."""
+    import importlib
+
+    modules = _modules()
+    broken = []
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not node.level and not (node.module or "").startswith("mkbench"):
+                continue
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            target = ".".join([*base, node.module] if node.module else base) if node.level else node.module
+            module = importlib.import_module(target)
+            broken += [
+                f"{name}: {target}.{alias.name}"
+                for alias in node.names
+                if not hasattr(module, alias.name) and f"{target}.{alias.name}" not in modules
+            ]
+    assert broken == []

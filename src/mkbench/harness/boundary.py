@@ -108,7 +108,7 @@ def draw_job_boundary(config: dict, spec: dict, out_stem: str | os.PathLike) -> 
     experiment's first data set and first seed, refitted by :func:`fit_job`; the title adds
     the refitted model's ``spec["metric"]`` (an error rate: train_error or test_error)."""
     from .datasets import load
-    from .experiment import _scores
+    from .tracing import part_scores
 
     name = spec["experiment"]
     exp = config["experiments"][name]
@@ -128,6 +128,6 @@ def draw_job_boundary(config: dict, spec: dict, out_stem: str | os.PathLike) -> 
         )
     _check_plane(dataset.X.shape[1])
     model, X = fit_job(config, job, dataset, split)
-    score = _scores(dataset.y, {part: split[part]}, {part: model.predict(X[split[part]])}, dataset.task)
+    score = part_scores(dataset.y, {part: split[part]}, {part: model.predict(X[split[part]])}, dataset.task)
     title = f"{spec.get('caption') or job.method}\n{job.dataset}, split 0: {spec['metric']} {score[spec['metric']]:.3f}"
     draw_boundary(model, X, dataset.y, split, out_stem, title=title)
