@@ -106,7 +106,7 @@ def test_reference_errors(tmp_path):
         load_reference(ROOT / "config" / "reference" / "mark.csv", "Table 9")
 
 
-def test_write_table_outputs_markdown_and_csv_only(tmp_path):
+def test_write_table_outputs_markdown_csv_and_html_only(tmp_path):
     frame = collect_records(_records(tmp_path, [10.0, 14.0]))
     out = tmp_path / "tables"
     out.mkdir()
@@ -117,7 +117,7 @@ def test_write_table_outputs_markdown_and_csv_only(tmp_path):
         caption="Caption here",
         reference=load_reference(ROOT / "config" / "reference" / "mark.csv", "Table 2"),
     )
-    assert sorted(p.name for p in out.iterdir()) == ["t.csv", "t.md"]
+    assert sorted(p.name for p in out.iterdir()) == ["t.csv", "t.html", "t.md"]
     md = (out / "t.md").read_text()
     assert md.startswith("Caption here")
     assert "| test MSE " in md and "| 12 ± 2.83 (11.5 ± 6.95) " in md  # ours ± sd (paper ± sd)
@@ -328,3 +328,43 @@ def test_the_workflow_and_the_cli_write_a_table_with_its_configs_settings(tmp_pa
     assert table.set_index("method").loc["ens", "n_not_optimal"] == 0  # max_iter is the protocol's end here
     assert f"mine {ADDED_MARK}" in text, text
     assert "a status the protocol accepts (not counted as not optimal): max_iter in 2 of 4" in text, text
+
+
+def test_a_table_has_an_html_page_with_its_rows(tmp_path):
+    """The Snakemake report shows a table's HTML page inline (its Markdown only as a download)."""
+    records = pd.DataFrame(
+        {"dataset": "d", "method": ["a", "a", "b", "b"], "status": "optimal", "test_error": [0.1, 0.2, 0.3, 0.4]}
+    )
+    write_table(records, ["test_error"], tmp_path / "t", caption="Caption <one>\nmore")
+    page = (tmp_path / "t.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and "<title>Caption &lt;one&gt;</title>" in page
+    assert page.count("<tr>") == 3 and '<td style="text-align:left">b</td>' in page, page  # header and two rows
+
+
+def test_training_and_test_curves_share_an_axis_with_a_line_style_per_part(tmp_path, monkeypatch):
+    """MARK Fig. 1: each method's training and test curves in its colour, solid and dashed, one Q² axis."""
+    import mkbench.harness.figures as figures
+
+    frame = pd.DataFrame(
+        {
+            "dataset": "d",
+            "method": ["a"] * 4 + ["b"] * 4,
+            "split": [0, 0, 1, 1] * 2,
+            "n_columns": [1, 2] * 4,
+            "train_q2": [0.5, 0.3, 0.6, 0.2, 0.7, 0.5, 0.6, 0.4],
+            "test_q2": [0.6, 0.4, 0.7, 0.5, 0.8, 0.6, 0.7, 0.5],
+        }
+    )
+    drawn = {}
+    monkeypatch.setattr(figures, "_save", lambda figure, stem: drawn.setdefault("figure", figure))
+    draw_lines(frame, "n_columns", ["train_q2", "test_q2"], tmp_path / "f", title="t")
+    figure = drawn["figure"]
+    assert [t.get_text() for t in figure.legends[0].get_texts()] == ["a", "b", "train", "test"]  # no subtitles
+    ax = figure.axes[0]
+    assert ax.get_ylabel() == "Q²" and len(ax.get_lines()) >= 4
+    assert {line.get_linestyle() for line in ax.get_lines()[:4]} == {"-", "--"}
+    with pytest.raises(ConfigError, match="not one quantity"):
+        draw_lines(frame.assign(test_mse=1.0), "n_columns", ["train_q2", "test_mse"], tmp_path / "g", title="t")
+    reference = pd.DataFrame({"dataset": "d", "method": ["a"], "metric": "test_q2", "mean": [0.5]})
+    with pytest.raises(ConfigError, match="draws one metric"):
+        draw_lines(frame, "n_columns", ["train_q2", "test_q2"], tmp_path / "h", title="t", reference=reference)

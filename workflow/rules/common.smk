@@ -28,7 +28,7 @@ wildcard_constraints:
 
 def all_outputs():
     """Every table and figure of the config (their inputs pull in every job)."""
-    tables = expand("results/tables/{table}.{ext}", table=config["tables"], ext=("csv", "md"))
+    tables = expand("results/tables/{table}.{ext}", table=config["tables"], ext=("csv", "md", "html"))
     figures = expand("results/figures/{figure}.{ext}", figure=config["figures"], ext=("png", "pdf"))
     summaries = expand("results/summary/{experiment}.csv", experiment=config["experiments"])
     return tables + figures + summaries

@@ -22,16 +22,17 @@ rule aggregate:
 
 # Tables and figures go into `snakemake --report report.html`, one category per paper and
 # one subcategory per table or figure. Their captions (report/caption.rst) are the config's
-# caption with the protocol generated from the config; a table's caption shows the table
-# itself (the report displays .md and .csv files only as downloads).
+# caption with the protocol generated from the config. A table enters the report as its HTML
+# page, which the report shows inline (it offers .md and .csv files only as downloads).
 rule table:
     input:
         summaries=get_summary("tables"),
         reference=get_reference("tables"),
     output:
         csv="results/tables/{table}.csv",
-        md=report(
-            "results/tables/{table}.md",
+        md="results/tables/{table}.md",
+        html=report(
+            "results/tables/{table}.html",
             caption="../report/caption.rst",
             category=lambda wildcards: paper_of(config, "tables", wildcards.table) or "other",
             subcategory="{table}",

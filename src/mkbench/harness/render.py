@@ -12,7 +12,8 @@
   repeat the row labels.
 
 With ``layout="methods"`` a row is a data set and a column a method, one part
-per metric, as the CGEns paper prints its tables.
+per metric, as the CGEns paper prints its tables. :func:`to_html` gives the same
+Markdown as a standalone HTML page (the Snakemake report shows HTML inline).
 """
 
 from __future__ import annotations
@@ -167,3 +168,35 @@ def _counts(table: pd.DataFrame, rows: list[tuple[str, str]]) -> pd.DataFrame:
     if any(column):
         columns["note"] = column
     return pd.DataFrame(columns)
+
+
+#: The page around a table's HTML (:func:`to_html`): readable without the report's styles.
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<style>
+body {{ font-family: sans-serif; font-size: 14px; margin: 1em; }}
+table {{ border-collapse: collapse; margin: 0.5em 0 1em; }}
+th, td {{ border: 1px solid #ccc; padding: 0.2em 0.5em; }}
+th {{ background: #f2f2f2; }}
+</style>
+</head>
+<body>
+{body}</body>
+</html>
+"""
+
+
+def to_html(markdown: str, title: str) -> str:
+    """``markdown`` (:func:`to_markdown`'s text: paragraphs and pipe tables) as a standalone HTML page.
+
+    Rendered by markdown-it-py (CommonMark with GitHub's tables), the parser of the documentation site.
+    """
+    from html import escape
+
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown)  # text, never markup
+    return _PAGE.format(title=escape(title), body=body)

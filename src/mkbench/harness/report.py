@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._io import atomic_open, write_text
 from ..exceptions import ConfigError, DataError
-from .render import to_markdown
+from .render import to_html, to_markdown
 from .stopping import describe_stops, keep_settings, stop_by
 from .selection import (
     describe_edges,
@@ -210,7 +210,7 @@ def write_table(
     history: pd.DataFrame | None = None,
     fixed: dict[str, str] | None = None,
 ) -> pd.DataFrame:
-    """Write ``<out_stem>.csv`` and ``<out_stem>.md`` atomically; return the table.
+    """Write ``<out_stem>.csv``, ``<out_stem>.md`` and its HTML page ``<out_stem>.html`` atomically; return the table.
 
     ``fixed`` keeps one grid setting of the methods it names (:func:`mkbench.harness.stopping.keep_settings`).
     ``stop`` reads every traced job at the iteration a stopping rule picks in ``history`` (the runs'
@@ -281,6 +281,7 @@ def write_table(
         ends = ", ".join(f"{status} in {n}" for status, n in records.loc[accepted, "status"].value_counts().items())
         text += f"\nRuns that ended with a status the protocol accepts (not counted as not optimal): {ends} of {len(records)}.\n"
     write_text(f"{out_stem}.md", text)
+    write_text(f"{out_stem}.html", to_html(text, caption.splitlines()[0] if caption else Path(out_stem).name))
     return table
 
 
