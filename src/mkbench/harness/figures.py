@@ -51,10 +51,16 @@ def _save(figure, out_stem: str | os.PathLike) -> None:
     _pyplot().close(figure)
 
 
-def _legend_below(grid) -> None:
-    """Move a seaborn grid's legend under its panels, without a title or frame, so it takes no width."""
+def _legend_below(grid, subtitles: Iterable[str] = ()) -> None:
+    """Move a seaborn grid's legend under its panels, without a title or frame, so it takes no width; the
+    ``subtitles`` seaborn writes above each variable's entries (hue, style) are left out."""
     import seaborn as sns
 
+    if grid.legend is not None and subtitles:
+        texts = [text.get_text() for text in grid.legend.get_texts()]
+        entries = dict(zip(texts, grid.legend.legend_handles, strict=True))
+        grid.legend.remove()
+        grid.add_legend(legend_data={text: handle for text, handle in entries.items() if text not in subtitles})
     if grid.legend is not None:
         texts = [t.get_text() for t in grid.legend.get_texts()]
         ncol = min(len(texts), 4 if sum(map(len, texts)) <= 80 else 2)  # long method names: two columns
@@ -113,7 +119,7 @@ def draw_figure(
 def draw_lines(
     frame: pd.DataFrame,
     x: str,
-    y: str,
+    y: str | list[str],
     out_stem: str | os.PathLike,
     *,
     title: str,
@@ -131,17 +137,29 @@ def draw_lines(
     drawn apart, unless ``x`` is a grid parameter (``p_C``: a method along its grid);
     each line is the mean over splits with a standard-deviation band, one panel per
     data set. ``reference`` (:func:`load_reference`) adds the paper's value of ``y``
-    for each method drawn as a dashed level in the method's colour.
+    for each method drawn as a dashed level in the method's colour. Several ``y``
+    (``["train_q2", "test_q2"]``: the training and test curves of MARK Fig. 1) share one
+    axis, each method's colour, one line style per part.
     """
     import seaborn as sns
 
     _pyplot()
-    for name in (x, y):
+    metrics = [y] if isinstance(y, str) else list(y)
+    for name in (x, *metrics):
         if name not in frame:
             raise ConfigError(f"{name!r} is not a field to draw; available: {', '.join(sorted(frame.columns))}")
+    if reference is not None and len(metrics) > 1:
+        raise ConfigError("a figure with the paper's values (reference) draws one metric")
     if "status" in frame:
         frame = frame[~frame["status"].astype(str).str.startswith("failed")]
-    data = in_percent(frame if x.startswith("p_") else label_settings(frame), y)
+    data = frame if x.startswith("p_") else label_settings(frame)
+    for metric in metrics:
+        data = in_percent(data, metric)
+    y, style = (metrics[0], None) if len(metrics) == 1 else _parts(metrics)
+    if style is not None:
+        rest = [c for c in data if c not in metrics]
+        data = data.melt(id_vars=rest, value_vars=metrics, var_name=style, value_name=y)
+        data[style] = data[style].str.partition("_")[0]
     # on a log axis mean ± sd reaches below 0 (off the axis): the band is then the middle 68% of the runs
     band = ("pi", 68) if logy else "sd"
     note = runs_note(data, band="the middle 68% of the runs" if logy else "± 1 standard deviation over the runs")
@@ -155,6 +173,7 @@ def draw_lines(
         x=x,
         y=y,
         hue="method",
+        style=style,
         col="dataset",
         kind="line",
         errorbar=band,
@@ -173,15 +192,24 @@ def draw_lines(
         grid.set(yscale="log")
     if logx:
         grid.set(xscale="log")
-    grid.set_axis_labels(label(x), label(y))
+    grid.set_axis_labels(label(x), y if style else label(y))
     header = facets(grid, list(dict.fromkeys(data["dataset"])))
     human_axes(grid)
-    _legend_below(grid)
+    _legend_below(grid, subtitles=("method", style) if style else ())
     _set_title(grid.figure, title)
     if reference is not None and len(paper):
         note += "; dashed: the paper's value"
     note_below(grid.figure, grid.legend, "; ".join(filter(None, [header, note])))
     _save(grid.figure, out_stem)
+
+
+def _parts(metrics: list[str]) -> tuple[str, str]:
+    """The axis of several metrics of one kind, ``["train_q2", "test_q2"]`` -> ``("Q²", "part")``: their label
+    without the part (train, test, validation); each must name its part before ``_``."""
+    kinds = {label(metric).partition(" ")[2] for metric in metrics}
+    if len(kinds) != 1 or any("_" not in metric for metric in metrics):
+        raise ConfigError(f"metrics {metrics} are not one quantity on several parts (e.g. train_q2, test_q2)")
+    return kinds.pop(), "part"
 
 
 def draw_bars(
