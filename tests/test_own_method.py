@@ -237,3 +237,19 @@ def _figure_texts(figure) -> list[str]:
     figure.canvas.draw()
     texts = [text.get_text().replace("\n", " ") for text in figure.findobj(lambda a: hasattr(a, "get_text"))]
     return [part for text in texts for part in text.split("; ") if part]
+
+
+def test_the_worked_example_of_config_readme_adds_to_an_experiment_of_the_config(tmp_path):
+    """config/README.md's overlay (shown in the documentation site too) names an experiment that exists, and
+    with a real estimator in place of its placeholder it reads as a valid overlay."""
+    text = (ROOT / "config" / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Your own method") :]
+    example = yaml.safe_load(re.search(r"```yaml\n(.*?)```", section, re.S).group(1))
+    config = load_config(ROOT / "config" / "config.yaml")
+    assert set(example["experiments"]) <= set(config["experiments"]), example["experiments"]
+    for method in (m for e in example["experiments"].values() for m in e["methods"].values()):
+        method["estimator"] = "sklearn.svm:SVC"  # the placeholder's stand-in: it takes C and gamma too
+    overlay = tmp_path / "mine.yaml"
+    overlay.write_text(yaml.safe_dump({"experiments": example["experiments"]}))
+    merged = load_config(ROOT / "config" / "config.yaml", overlay)
+    assert added_methods(merged, list(example["experiments"])) == ["my-mkl"]
