@@ -233,7 +233,7 @@ def test_a_default_fit_warns_nothing_and_a_time_limit_stop_still_warns(estimator
         warnings.simplefilter("always")
         model = estimator().fit(X, y)
     assert [str(w.message) for w in caught] == []
-    assert model.status_ == "max_iter" and model.n_iter_ == 100  # the cap was reached, silently
+    assert model.status_ == "max_iter" and model.n_iter_ == model.max_iter  # the cap was reached, silently
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         stopped = estimator(time_limit=1e-9).fit(X, y)

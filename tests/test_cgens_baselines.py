@@ -85,7 +85,7 @@ def test_adaboost_over_stumps_is_discrete_adaboost_by_hand():
 
 def test_adaboost_over_perceptrons_is_scikit_learns_adaboost_over_the_weak_learner():
     X, y = _data(50, seed=4)
-    model = LearnerAdaBoostClassifier(n_estimators=10, n_candidates=200, random_state=7).fit(X, y)
+    model = LearnerAdaBoostClassifier("perceptron", n_estimators=10, n_candidates=200, random_state=7).fit(X, y)
     reference = AdaBoostClassifier(WeakLearnerClassifier(n_candidates=200), n_estimators=10, random_state=7).fit(X, y)
     np.testing.assert_allclose(model.decision_function(X), reference.decision_function(X))
     thetas = [h.learner_.theta for h in model.estimators_]
@@ -171,7 +171,10 @@ def _expected_failures(estimator):
 
 
 @parametrize_with_checks(
-    [LearnerAdaBoostClassifier(n_estimators=5, n_candidates=30, random_state=0), WeakLearnerClassifier("stump")],
+    [
+        LearnerAdaBoostClassifier("perceptron", n_estimators=5, n_candidates=30, random_state=0),
+        WeakLearnerClassifier("stump"),
+    ],
     expected_failed_checks=_expected_failures,
 )
 def test_scikit_learn_estimator_checks(estimator, check):
