@@ -9,6 +9,7 @@ module never runs a method. The methods added beside a paper's are marked
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Iterable
 
 import numpy as np
@@ -99,8 +100,9 @@ def draw_figure(
         kind="box",
         sharey=False,
         height=3.2,
-        aspect=1.1,
+        aspect=max(1.1, 0.4 * ok["method"].nunique()),  # room for each method's box and its name
         color="0.85",
+        showfliers=False,  # every run is drawn as a point below: no second mark for the outlying ones
     )
     state = np.random.get_state()  # seaborn jitters the points with NumPy's global generator:
     np.random.seed(0)  # a fixed draw makes the same records give the same figure
@@ -109,6 +111,15 @@ def draw_figure(
     finally:
         np.random.set_state(state)
     grid.set_axis_labels("method", label(metric))
+    for ax in grid.axes.flat:  # a long method name on two lines, not over its neighbour's
+        ticks = ax.get_xticks()
+        ax.set_xticks(
+            ticks,
+            [
+                textwrap.fill(t.get_text(), 12, break_on_hyphens=False, break_long_words=False)
+                for t in ax.get_xticklabels()
+            ],
+        )
     header = facets(grid, list(dict.fromkeys(ok["dataset"])))
     human_axes(grid)
     _set_title(grid.figure, title)
