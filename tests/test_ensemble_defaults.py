@@ -14,7 +14,13 @@ from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.model_selection import train_test_split
 from threadpoolctl import threadpool_limits
 
-from mkbench import AdaBoostECCClassifier, AdaBoostMHClassifier, CGEnsSLSClassifier, LearnerAdaBoostClassifier
+from mkbench import (
+    AdaBoostECCClassifier,
+    AdaBoostMHClassifier,
+    CGEnsSLSClassifier,
+    LearnerAdaBoostClassifier,
+    RFFClassifier,
+)
 from mkbench.harness.config import load_config
 
 from .conftest import ROOT
@@ -25,12 +31,14 @@ CHANGED = {
     "adaboost-ecc": {"n_estimators": (100, 2000)},
     "cgens-sls": {"C": (1.0, 1e-2), "max_iter": (100, 300)},
     "adaboost-learners": {"learner": ("perceptron", "stump"), "n_estimators": (50, 100)},
+    "rff": {"n_components": (2000, 4000)},
 }
 CLASSES = {
     "adaboost-mh": AdaBoostMHClassifier,
     "adaboost-ecc": AdaBoostECCClassifier,
     "cgens-sls": CGEnsSLSClassifier,
     "adaboost-learners": LearnerAdaBoostClassifier,
+    "rff": RFFClassifier,
 }
 
 

@@ -64,8 +64,12 @@ class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):
         drawn, > 0; None: 1 / (n_features X.var()) (scikit-learn's ``gamma="scale"``).
     C : float, default=1.0
         Weight of the hinge losses of the linear SVM, > 0.
-    n_components : int, default=2000
-        Random features D (2000 in §VI-A).
+    n_components : int, default=4000
+        Random features D. §VI-A uses 2000, which the workflow's config pins for the paper's
+        tables; the default is 4000 by the defaults benchmark's panel (``benchmarks/defaults.py``,
+        3 draws of 70/30 on raw features): ``make_classification(2000, 50)`` 97.2 % at 2000
+        features, 98.1 % at 4000 (``SVC()`` 98.3 %), in 0.65 and 1.1 s; digits 98.4 and 98.5 %,
+        breast cancer 91.2 and 91.0 %, wine the same.
     solver : {"auto", "libsvm", "liblinear"}, default="auto"
         "libsvm": the dual of (1), free offset, on the Gram matrix of the features;
         "liblinear": the primal features, offset penalised; "auto": libsvm where
@@ -123,7 +127,7 @@ class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):
         *,
         gamma: float | None = None,
         C: float = 1.0,
-        n_components: int = 2000,
+        n_components: int = 4000,
         solver: str = "auto",
         tol: float | None = None,
         max_iter: int | None = None,
