@@ -84,27 +84,9 @@ def test_docstring_examples_are_collected():
 
 
 ESTIMATORS = [name for name, obj in _public_names() if inspect.isclass(obj) and issubclass(obj, BaseEstimator)]
-#: Estimators whose Examples section another change is adding at the time of writing: expected to fail until it
-#: lands (not strict: an XPASS in the summary says the entry can go). Remove each entry once its Examples exist.
-_PENDING_FILES = {
-    "AdaBoostECCClassifier": "stump_adaboost.py",
-    "AdaBoostMHClassifier": "stump_adaboost.py",
-    "CGEnsSLSClassifier": "cgens_sls.py",
-    "LearnerAdaBoostClassifier": "learner_adaboost.py",
-}
-PENDING: dict[str, str] = {
-    name: f"{name} (src/mkbench/estimators/{path}) has no Examples section yet: being added in another change"
-    for name, path in _PENDING_FILES.items()
-}
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(reason=PENDING[name], strict=False)) if name in PENDING else name
-        for name in ESTIMATORS
-    ],
-)
+@pytest.mark.parametrize("name", ESTIMATORS)
 def test_every_public_estimator_has_an_examples_section(name: str):
     """Each estimator of mkbench.__all__ has a numpydoc Examples section with a doctest in it (its own docstring,
     not one inherited)."""
