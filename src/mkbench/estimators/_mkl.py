@@ -47,12 +47,14 @@ from ..masters.combined_svm import CombinedSVM, SVMSolution
 from ._binary import binary_targets
 from ._convergence import warn_unless_optimal
 from ._multiclass import MarginClassifierMixin
-from ._mkl_docs import COMMON_ATTRIBUTES, COMMON_PARAMETERS
+from ._mkl_docs import COMMON_ATTRIBUTES, COMMON_NOTES, COMMON_PARAMETERS
 from ._scaling import SCALINGS
+from ._sparse_inputs import refuse_sparse
 from ._weights import present_rows, weighted_input_scaling
 
 __all__ = [
     "COMMON_ATTRIBUTES",
+    "COMMON_NOTES",
     "COMMON_PARAMETERS",
     "ZERO_WEIGHT",
     "MKLClassifierBase",
@@ -198,6 +200,7 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
         if self._precomputed:
             y = column_or_1d(y, warn=True)
         else:
+            refuse_sparse(self, X, "its kernel matrices (the RBF's, the inputs' scaling) need dense inputs")
             X, y = validate_data(self, X, y, dtype=np.float64)
         weights, self._rows = present_rows(sample_weight, y)
         self._n_fit = len(y)

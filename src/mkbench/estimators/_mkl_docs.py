@@ -1,6 +1,6 @@
 """The parameters and attributes SILP and SimpleMKL share, for their docstrings (:mod:`mkbench.estimators._mkl`)."""
 
-__all__ = ["COMMON_ATTRIBUTES", "COMMON_PARAMETERS"]
+__all__ = ["COMMON_ATTRIBUTES", "COMMON_NOTES", "COMMON_PARAMETERS"]
 
 COMMON_PARAMETERS = """
     kernels : "auto", "simplemkl", mapping, or sequence of kernel specs, default="auto"
@@ -74,14 +74,19 @@ COMMON_PARAMETERS = """
         at load 6). Measured (issue 42) on 1000 digits, 10 classes, 2 cores shared at load
         12: SILP 3.1-4.0 s with one job, 2.9-3.0 s with two; SimpleMKL 11.8-12.3 s and
         11.7-13.9 s; the same CPU time (1.0-1.6 s, 4.0-4.5 s): the gain is the idle core's,
-        none when the cores are busy.
+        none when the cores are busy."""
 
+#: The start of the Notes section both MKL classifiers share; each adds its own paragraphs after it.
+COMMON_NOTES = """
+    Notes
+    -----
     More than two classes are fitted one-vs-rest (one model per class, ``estimators_``), all
     from one stack of training kernels, computed once (digits, 10 classes, 13 kernels: 0.15 s of
     CPU once, where each class computed its own, 0.5-0.7 s each, before issue 42).
 
     ``fit`` takes ``sample_weight`` (a per-sample C; see :mod:`mkbench.estimators._mkl`), not
-    sparse X (the kernels are dense): a sparse matrix raises scikit-learn's TypeError."""
+    sparse X (the kernels are dense): a sparse matrix raises a TypeError naming those that take one.
+"""
 
 COMMON_ATTRIBUTES = """
     Attributes

@@ -25,6 +25,7 @@ from ..masters.combined_svm import CombinedSVM
 from ..masters.silp_highs import SILPMaster
 from ._mkl import (
     COMMON_ATTRIBUTES,
+    COMMON_NOTES,
     COMMON_PARAMETERS,
     MKLClassifierBase,
     MKLResult,
@@ -53,6 +54,7 @@ class SILPClassifier(MKLClassifierBase):
 
     """
         + COMMON_ATTRIBUTES
+        + COMMON_NOTES
         + """
     ``history_`` rows also hold ``theta`` (the master's lower bound; NaN, like
     the gap, before the first LP) and ``duality_gap`` (SimpleMKL's criterion at the same point).

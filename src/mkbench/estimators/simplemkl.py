@@ -27,6 +27,7 @@ import numpy as np
 from ..masters.combined_svm import CombinedSVM, SVMSolution
 from ._mkl import (
     COMMON_ATTRIBUTES,
+    COMMON_NOTES,
     COMMON_PARAMETERS,
     MKLClassifierBase,
     MKLResult,
@@ -89,6 +90,7 @@ class SimpleMKLClassifier(MKLClassifierBase):
 
     """
         + COMMON_ATTRIBUTES
+        + COMMON_NOTES
         + """
     ``history_`` rows are taken at the start of each iteration, where ``gap`` is
     the relative duality gap of :func:`mkbench.estimators._mkl.relative_duality_gap`.

@@ -29,6 +29,7 @@ from ..oracles import KernelOracle
 from ._binary import BinaryClassifierMixin, binary_targets
 from ._convergence import warn_unless_optimal
 from ._multiclass import PlattMixin
+from ._sparse_inputs import refuse_sparse
 from ._weights import refuse_sample_weight
 from .cgboost import _CGBoost, _enter_all
 
@@ -145,13 +146,6 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
         that ``predict_proba`` exists (5 more fits, each given the same ``X_unlabeled``;
         :class:`mkbench.estimators._multiclass.PlattMixin`).
 
-    ``fit`` takes no ``sample_weight``: LP (9)'s master (:class:`mkbench.masters.LPMaster`)
-    puts one C on every slack, so a per-point weight of the hinge losses has no place in it
-    yet; it raises TypeError, naming the alternatives (repeat the rows of integer weights,
-    or :class:`mkbench.SILPClassifier` / :class:`mkbench.SelectedSVC`, which take weights).
-    Nor sparse X (the kernel columns are dense): a sparse matrix raises scikit-learn's
-    TypeError.
-
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
@@ -191,6 +185,15 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
         Columns with nonzero alpha per kernel.
     n_support_ : int
         Columns with nonzero alpha.
+
+    Notes
+    -----
+    ``fit`` takes no ``sample_weight``: LP (9)'s master (:class:`mkbench.masters.LPMaster`)
+    puts one C on every slack, so a per-point weight of the hinge losses has no place in it
+    yet; it raises TypeError, naming the alternatives (repeat the rows of integer weights,
+    or :class:`mkbench.SILPClassifier` / :class:`mkbench.SelectedSVC`, which take weights).
+    Nor sparse X (the kernel columns are dense): a sparse matrix raises a
+    TypeError naming the estimators that take one.
 
     Examples
     --------
@@ -277,6 +280,7 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
         self._check_probability()
         if self.solve not in SOLVES:
             raise ValueError(f"solve must be 'cg' (Algorithm 1) or 'full' (one LP), got {self.solve!r}")
+        refuse_sparse(self, X, "its kernel columns (the RBF's, the inputs' scaling) need dense inputs")
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, signed = binary_targets(
             y,

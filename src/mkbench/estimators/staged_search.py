@@ -104,6 +104,8 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
     n_iter_ : int
         Iterations of the refitted method (see the property).
 
+    Notes
+    -----
     With nothing to choose (one grid point, at most one iteration count and no
     ``svc_bandwidth_grid``) the method is fitted once, on all the data, with no
     cross-validation (:func:`chooses`): ``cv_errors_`` and ``cv_results_`` are then None.
