@@ -22,6 +22,7 @@ from mkbench.estimators.feature_counts import feature_counts
 from mkbench.estimators.learner_adaboost import WeakLearnerClassifier
 from mkbench.learners import Perceptrons
 
+from ._weight_checks import weight_checks
 from .test_boosting import _all_stump_outputs  # every stump up to negation, and the constant learner, by brute force
 
 
@@ -161,12 +162,10 @@ def test_feature_counts_of_every_stump_ensemble():
 
 def _expected_failures(estimator):
     if isinstance(estimator, WeakLearnerClassifier):
-        return {
-            "check_sample_weight_equivalence_on_dense_data": (
-                "a point of weight 0 still splits the sorted values, so the best stump's threshold (between "
-                "equally good ones) can differ from the one fitted without that point"
-            )
-        }
+        return weight_checks(
+            "a point of weight 0 still splits the sorted values, so the best stump's threshold (between "
+            "equally good ones) can differ from the one fitted without that point"
+        )
     return {}
 
 

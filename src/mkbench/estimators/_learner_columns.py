@@ -27,6 +27,7 @@ from ..oracles import LearnerOracle
 from ._binary import BinaryClassifierMixin
 from ._convergence import warn_unless_optimal
 from ._rbf_inputs import _scale_gamma
+from ._sparse_inputs import ACCEPT_SPARSE
 
 __all__ = [
     "LEARNER_CONSTRAINTS",
@@ -107,8 +108,8 @@ def fit_by_column_generation(
     ----------
     estimator : ColumnGenerationClassifier or CGEnsSLSClassifier
         With its parameters validated.
-    X : ndarray of shape (n_samples, n_features)
-        Validated training inputs.
+    X : {ndarray, sparse matrix} of shape (n_samples, n_features)
+        Validated training inputs; a sparse X is not densified (:func:`mkbench.learners.make_family`).
     master : SVMDualMaster, LPMaster or SimplexLSMaster
     learner : {"stump", "perceptron", "fourier"}
     constant : bool, default=False
@@ -193,7 +194,7 @@ class CoefPath:
 def learner_outputs(estimator: BaseEstimator, X) -> np.ndarray:
     """Phi(X) = [h_1(X), ..., h_J(X)] of the fitted ``learners_``, X validated."""
     check_is_fitted(estimator, "coef_")
-    X = validate_data(estimator, X, reset=False, dtype=np.float64)
+    X = validate_data(estimator, X, reset=False, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
     return outputs(estimator.learners_, X)
 
 
@@ -238,7 +239,7 @@ class LearnerEnsemble(LearnerParams):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Yields
         ------

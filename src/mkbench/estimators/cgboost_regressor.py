@@ -19,6 +19,7 @@ from ..masters import make_qp_master
 from ..masters._solution import check_C
 from . import _docs
 from ._kernel_columns import INTERCEPTS, KERNEL_CONSTRAINTS, KernelExpansion
+from ._sparse_inputs import refuse_sparse
 from ._weights import present_rows, weighted_target_scaling
 
 __all__ = ["CGBoostRegressor"]
@@ -130,6 +131,7 @@ class CGBoostRegressor(RegressorMixin, KernelExpansion):
         -------
         self
         """
+        refuse_sparse(self, X, "its kernel columns (the RBF's, the inputs' scaling) need dense inputs")
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         y = y.astype(np.float64)  # "could not convert string to float: ...", as scikit-learn's Ridge says
         weights, rows = present_rows(sample_weight, X)

@@ -61,6 +61,11 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):
     __doc__ = (
         """CGEns (Algorithm 1): the linear SVM (1) over weak-learner outputs, by column generation.
 
+    X may be a scipy sparse matrix (any format; ``fit``, ``predict``, ``decision_function``,
+    ``predict_proba``, ``staged_*``), never densified: stumps are searched by
+    :class:`mkbench.learners.SparseStumps`, perceptrons and Fourier features take the sparse
+    product X theta; the model is the one of X densified.
+
     Parameters
     ----------"""
         + _docs.LEARNER

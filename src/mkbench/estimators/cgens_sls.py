@@ -31,6 +31,7 @@ from ._learner_columns import (
     learner_outputs,
     staged_outputs,
 )
+from ._sparse_inputs import ACCEPT_SPARSE, sparse_tags
 from ._weights import present_rows
 
 __all__ = ["CGEnsSLSClassifier", "simplex_code"]
@@ -176,13 +177,16 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
             verbose=verbose,
         )
 
+    def __sklearn_tags__(self):
+        return sparse_tags(super().__sklearn_tags__())
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> CGEnsSLSClassifier:
         """Fit on two or more classes.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             w_i >= 0, scikit-learn's convention: integer weights fit the rows repeated. Each
@@ -194,7 +198,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
         weights, rows = present_rows(sample_weight, X)
         if rows is not None:
@@ -226,7 +230,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Returns
         -------
@@ -249,7 +253,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
 
         Yields
         ------

@@ -63,6 +63,7 @@ from ._kernel_columns import INTERCEPTS, KERNEL_CONSTRAINTS, KernelExpansion
 from ._learner_columns import LEARNER_CONSTRAINTS, LOOSE_TOL, CoefPath, fit_by_column_generation, learner_outputs
 from ._multiclass import MarginClassifierMixin
 from ._shared_columns import SharedColumnsMixin
+from ._sparse_inputs import ACCEPT_SPARSE, refuse_sparse, sparse_tags
 from ._weights import present_rows
 
 __all__ = ["ColumnGenerationClassifier"]
@@ -244,7 +245,7 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = not self._binary_alternative
-        return tags
+        return sparse_tags(tags, self._learner_family() is not None)
 
     def _learner_family(self) -> str | None:
         """The weak-learner family the columns are, or None for kernel columns."""
@@ -312,7 +313,9 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            A scipy sparse matrix over weak learners (never densified; the model of X
+            densified); kernel columns refuse it.
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             w_i >= 0, scikit-learn's convention: integer weights fit the rows repeated. Each
@@ -328,7 +331,9 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
         learner = self._learner_family()
         if learner is None and self._learners:
             self._check_library()
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        if learner is None:
+            refuse_sparse(self, X, "its kernel columns (the RBF's, the inputs' scaling) need dense inputs")
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         weights, rows = present_rows(sample_weight, X)
         if rows is not None:
             X, y = X[rows], y[rows]

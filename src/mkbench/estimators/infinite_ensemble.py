@@ -8,7 +8,7 @@ stumps and perceptrons that CGEns selects from (§II).
 ``fit`` takes ``sample_weight`` (SVC's per-sample C); ``probability=True`` gives
 ``predict_proba`` by Platt scaling (:class:`mkbench.estimators._multiclass.PlattMixin`,
 the shared rule; scikit-learn 1.9 deprecates SVC's own ``probability=True`` for it). Not sparse X: the kernels' L1 / L2 distances are computed
-dense (a sparse matrix raises scikit-learn's TypeError).
+dense (a sparse matrix raises a TypeError naming the estimators that take one).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..kernels.ensemble import perceptron_kernel, perceptron_kernel_delta, stump_kernel, stump_kernel_delta
 from ._multiclass import PlattMixin
+from ._sparse_inputs import refuse_sparse
 from ._weights import present_rows
 
 __all__ = ["InfiniteEnsembleSVC"]
@@ -104,6 +105,7 @@ class InfiniteEnsembleSVC(PlattMixin, ClassifierMixin, BaseEstimator):
             )
             raise ValueError(f"kernel={self.kernel!r} is not one of {', '.join(map(repr, _KERNELS))}{given}")
         self._check_probability()
+        refuse_sparse(self, X, "its stump and perceptron kernels' L1 / L2 distances need dense inputs")
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         weights, rows = present_rows(sample_weight, X)

@@ -18,6 +18,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ..learners import make_family
 from ._binary import binary_targets
+from ._sparse_inputs import ACCEPT_SPARSE, sparse_tags
 from ._weights import present_rows
 
 __all__ = ["LearnerAdaBoostClassifier", "WeakLearnerClassifier"]
@@ -27,12 +28,12 @@ _ADABOOST_LEARNERS = ("stump", "perceptron")
 
 
 class _TwoClasses(ClassifierMixin):
-    """scikit-learn tags of a classifier of two classes only."""
+    """scikit-learn tags of a classifier of two classes only, taking a sparse X."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
-        return tags
+        return sparse_tags(tags)
 
 
 class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
@@ -71,7 +72,7 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Two classes.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -83,7 +84,7 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
         """
         if self.learner not in _ADABOOST_LEARNERS:
             raise ValueError(f"learner={self.learner!r} is not one of {', '.join(map(repr, _ADABOOST_LEARNERS))}")
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         self.classes_, signed = _binary_labels(type(self).__name__, X, y)
         D = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         family = make_family(
@@ -99,7 +100,7 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
     def predict(self, X: np.ndarray) -> np.ndarray:
         """``classes_[1]`` where h(x) = +1, else ``classes_[0]``."""
         check_is_fitted(self, "learner_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         return self.classes_[(self.learner_(X) > 0).astype(int)]
 
 
@@ -124,8 +125,8 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
     perceptrons' draw); ``predict_proba`` is scikit-learn's AdaBoost's own
     (``AdaBoostClassifier.predict_proba``: sigmoid of its decision function, the weighted vote
     over the sum of the learners' weights; the rule :func:`mkbench.estimators.stump_adaboost.boosting_proba`
-    follows), free, so always there. Not sparse X (the weak learners read dense columns):
-    a sparse matrix raises scikit-learn's TypeError.
+    follows), free, so always there. X may be a scipy sparse matrix, never densified (stumps
+    by :class:`mkbench.learners.SparseStumps`, perceptrons by the sparse product X theta).
 
     Parameters
     ----------
@@ -192,7 +193,7 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Weights >= 0 of the points in the initial distribution (uniform if None).
@@ -201,7 +202,7 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
         -------
         self
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         weights, rows = present_rows(sample_weight, X)
         if rows is not None:
             X, y = X[rows], y[rows]
@@ -222,7 +223,7 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
 
     def _checked(self, X: np.ndarray) -> np.ndarray:
         check_is_fitted(self, "ensemble_")
-        return validate_data(self, X, reset=False, dtype=np.float64)
+        return validate_data(self, X, reset=False, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
         """AdaBoost's decision values; positive means ``classes_[1]``."""

@@ -28,6 +28,11 @@ class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):
     __doc__ = (
         """LPBoost: the 1-norm soft-margin LP (eq. 4) over weak learners, by column generation.
 
+    X may be a scipy sparse matrix (any format; ``fit``, ``predict``, ``decision_function``,
+    ``predict_proba``, ``staged_*``), never densified: stumps are searched by
+    :class:`mkbench.learners.SparseStumps`, perceptrons and Fourier features take the sparse
+    product X theta; the model is the one of X densified.
+
     Parameters
     ----------"""
         + _docs.LEARNER

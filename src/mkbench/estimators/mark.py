@@ -33,6 +33,7 @@ from ..masters import MasterSolution
 from ..masters.ridge import RidgeMaster, StagewiseMaster
 from ..metrics import mark_storage
 from ..oracles.width_search import DEFAULT_SIGMA_GRID, KERNELS, KernelColumnSearch
+from ._sparse_inputs import refuse_sparse
 from ._weights import refuse_sample_weight
 
 __all__ = ["MARKRegressor"]
@@ -70,7 +71,7 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
     (:class:`mkbench.oracles.width_search.KernelColumnSearch`), which weigh every point
     alike; it raises TypeError naming the alternative, :class:`mkbench.SelectedKernelColumnRidge`
     (eq. 8 with weighted residuals). Nor sparse X (the columns are dense): a sparse matrix
-    raises scikit-learn's TypeError.
+    raises a TypeError naming the estimators that take one.
 
     Parameters
     ----------
@@ -244,6 +245,7 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
             "the ridge masters and the sigma search of MARK weigh every residual alike; use "
             "SelectedKernelColumnRidge (MARK's eq. 8 with weighted residuals) or repeat the rows of integer weights",
         )
+        refuse_sparse(self, X, "its kernel columns (the RBF's, the inputs' scaling) need dense inputs")
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         y = y.astype(np.float64)  # string targets fail here, as in scikit-learn's regressors
         search = KernelColumnSearch(

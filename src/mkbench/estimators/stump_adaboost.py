@@ -25,7 +25,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..learners import Stump, Stumps, outputs
+from ..learners import Stump, Stumps, make_family, outputs
+from ._sparse_inputs import ACCEPT_SPARSE, sparse_tags
 from ._weights import present_rows
 
 __all__ = ["AdaBoostECCClassifier", "AdaBoostMHClassifier", "boosting_proba"]
@@ -74,8 +75,8 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     ``fit`` takes ``sample_weight``: D_1(i, l) in proportion to w_i (integer weights boost
     the repeated rows); ``predict_proba`` is scikit-learn's AdaBoost rule
     (:func:`boosting_proba`: softmax of f / sum_t alpha_t, over K - 1 beyond two classes),
-    free, so always there. Not sparse X (the stump search reads dense sorted columns):
-    a sparse matrix raises scikit-learn's TypeError.
+    free, so always there. X may be a scipy sparse matrix, never densified: the stumps are
+    then searched by :class:`mkbench.learners.SparseStumps`, the same boosting as on X densified.
 
     Parameters
     ----------
@@ -131,12 +132,15 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, n_estimators: int = 1000) -> None:
         self.n_estimators = n_estimators
 
+    def __sklearn_tags__(self):
+        return sparse_tags(super().__sklearn_tags__())
+
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> AdaBoostMHClassifier:
         """Boost on two or more classes.
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
             Weights w_i >= 0 of the points in the initial distribution (uniform if None).
@@ -147,7 +151,7 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         """
         if not (isinstance(self.n_estimators, Integral) and self.n_estimators >= 1):
             raise ValueError(f"n_estimators must be an integer >= 1, got {self.n_estimators!r}")
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
         point_weights, rows = present_rows(sample_weight, X)
         if rows is not None:
@@ -162,7 +166,7 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         if point_weights is not None:  # D_1(i, l) in proportion to w_i
             weights *= point_weights[:, None]
             weights /= weights.sum()
-        family = Stumps(X, constant=True)
+        family = make_family("stump", X, constant=True)  # SparseStumps for a sparse X: the same stumps
         start = perf_counter()  # as column generation's history: after presorting the features
         stumps, votes, alphas, edges, history = [], [], [], [], []
         for _ in range(self.n_estimators):
@@ -218,7 +222,7 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     def staged_decision_function(self, X: np.ndarray) -> Iterator[np.ndarray]:
         """f(x) = (f_1(x), ..., f_K(x)) after each round; (n_samples,) f_2 - f_1 for two classes."""
         check_is_fitted(self, "stumps_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         f = np.zeros((X.shape[0], self.classes_.size))
         for phi, v, alpha in zip(outputs(self.stumps_, X).T, self.votes_, self.alphas_, strict=True):
             f += alpha * np.outer(phi, v)
@@ -227,7 +231,7 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     def _votes(self, X: np.ndarray) -> np.ndarray:
         """f(x) = (f_1(x), ..., f_K(x)) after the last round, shape (n_samples, K)."""
         check_is_fitted(self, "stumps_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         return outputs(self.stumps_, X) @ (self.alphas_[:, None] * self.votes_)
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
@@ -327,7 +331,7 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
 
         sample_weight : array-like of shape (n_samples,), default=None

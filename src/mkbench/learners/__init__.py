@@ -21,6 +21,8 @@ for any number of weight vectors. One module per role:
 * :mod:`~mkbench.learners.stumps`: :class:`Stumps` searches every decision stump
   exactly: each feature is sorted once, then one search is a cumulative sum of
   the sorted weights, O(n d);
+* :mod:`~mkbench.learners.sparse_stumps`: :class:`SparseStumps` is that search on a
+  scipy sparse X, bit for bit, from its nonzero entries sorted per feature (no n x d array);
 * :mod:`~mkbench.learners.binned`: :class:`BinnedStumps` searches the stumps
   between at most ``max_bins`` bins per feature (:mod:`~mkbench.learners.binning`
   chooses them), by a histogram of the weights over each feature's bins, O(n d)
@@ -38,6 +40,7 @@ for any number of weight vectors. One module per role:
 from .binned import BinnedStumps
 from .family import LEARNERS, make_family
 from .sampled import FourierFeatures, Perceptrons
+from .sparse_stumps import SparseStumps
 from .stumps import Stumps
 from .weak import Best, FourierFeature, Perceptron, Stump, outputs
 
@@ -49,6 +52,7 @@ __all__ = [
     "FourierFeatures",
     "Perceptron",
     "Perceptrons",
+    "SparseStumps",
     "Stump",
     "Stumps",
     "make_family",

@@ -7,9 +7,11 @@
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse
 
 from .binned import BinnedStumps
 from .sampled import FourierFeatures, Perceptrons
+from .sparse_stumps import SparseStumps
 from .stumps import Stumps
 from .weak import _points
 
@@ -27,13 +29,17 @@ def make_family(
     constant: bool = False,
     max_bins: int | None = None,
     random_state=None,
-) -> Stumps | BinnedStumps | Perceptrons | FourierFeatures:
+) -> Stumps | SparseStumps | BinnedStumps | Perceptrons | FourierFeatures:
     """The weak-learner family ``learner`` on the training inputs X.
 
     Parameters
     ----------
     learner : {"stump", "perceptron", "fourier"}
-    X : array-like of shape (n_samples, n_features)
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        A sparse X is never densified: the exact stumps of a sparse X are
+        :class:`~mkbench.learners.sparse_stumps.SparseStumps` (the same search as
+        :class:`~mkbench.learners.stumps.Stumps` on X densified, bit for bit), the binned ones
+        read its stored entries, the perceptrons and Fourier features take sparse products.
     n_candidates : int, default=2000
         Learners drawn per search (perceptron, fourier; stumps are searched exactly).
     gamma : float, default=None
@@ -51,18 +57,28 @@ def make_family(
 
     Returns
     -------
-    Stumps, BinnedStumps, Perceptrons or FourierFeatures
+    Stumps, SparseStumps, BinnedStumps, Perceptrons or FourierFeatures
     """
     if learner == "stump":
-        return (
-            Stumps(X, constant=constant) if max_bins is None else BinnedStumps(X, max_bins=max_bins, constant=constant)
-        )
+        if max_bins is not None:
+            return BinnedStumps(X, max_bins=max_bins, constant=constant)
+        return SparseStumps(X, constant=constant) if scipy.sparse.issparse(X) else Stumps(X, constant=constant)
     if learner == "perceptron":
         return Perceptrons(X, n_candidates=n_candidates, random_state=random_state)
     if learner == "fourier":
         if gamma is None:
-            X = _points(X)
-            variance = X.var()
+            variance = _variance(_points(X))
             gamma = 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
         return FourierFeatures(X, gamma=gamma, n_candidates=n_candidates, random_state=random_state)
     raise ValueError(f"learner={learner!r} is not one of {', '.join(map(repr, LEARNERS))}")
+
+
+def _variance(X: np.ndarray) -> float:
+    """The variance of all of X's entries; of a sparse X, from its stored entries (the others are 0)."""
+    if not scipy.sparse.issparse(X):
+        return float(X.var())
+    X = X.copy()
+    X.sum_duplicates()
+    size = X.shape[0] * X.shape[1]
+    mean = X.sum() / size
+    return float((((X.data - mean) ** 2).sum() + (size - X.nnz) * mean**2) / size)

@@ -14,6 +14,7 @@ from abc import ABC, abstractmethod
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse
 from sklearn.utils import check_random_state
 
 from .weak import Best, FourierFeature, Perceptron, _points, _signs
@@ -116,16 +117,23 @@ class _Sampled(ABC):
         """Nothing to do: a drawn learner is drawn again with probability 0."""
 
 
+def _squared_norms(X: np.ndarray) -> np.ndarray:
+    """||x_i||^2 of each row of X, dense or sparse."""
+    if scipy.sparse.issparse(X):
+        return np.asarray(X.multiply(X).sum(axis=1)).ravel()
+    return np.einsum("ij,ij->i", X, X)
+
+
 def _radius(X: np.ndarray) -> float:
     """R = max_i ||x_i||, also where the squares ||x_i||^2 overflow or underflow (inputs beyond 1e154 or 1e-154).
 
     Raises ValueError, naming the fix, if kappa's range [-R, R] is wider than floating point holds.
+    A sparse X is read from its stored entries.
     """
-    radius = float(np.sqrt(np.einsum("ij,ij->i", X, X).max()))
-    largest = float(np.abs(X).max())
+    radius = float(np.sqrt(_squared_norms(X).max()))
+    largest = float(abs(X).max())
     if (radius == 0.0 and largest > 0.0) or not np.isfinite(radius):  # the squares left float64's range
-        unit = X / largest
-        radius = largest * float(np.sqrt(np.einsum("ij,ij->i", unit, unit).max()))
+        radius = largest * float(np.sqrt(_squared_norms(X / largest).max()))
     if not np.isfinite(2.0 * radius):
         raise ValueError(
             f"perceptron thresholds are drawn on [-R, R], R = max ||x_i|| = {radius:.3g}, wider than floating "
@@ -142,8 +150,9 @@ class Perceptrons(_Sampled):
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        Training inputs (best centred, e.g. standardised).
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Training inputs (best centred, e.g. standardised). A sparse X is kept sparse:
+        a search's theta'x is the sparse product X theta.
     n_candidates : int, default=2000
         Perceptrons drawn per search (§VI-A).
     random_state : int, RandomState or None, default=None
@@ -181,8 +190,9 @@ class FourierFeatures(_Sampled):
 
     Parameters
     ----------
-    X : array-like of shape (n_samples, n_features)
-        Training inputs.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        Training inputs; a sparse X is kept sparse (a search's theta'x is the sparse
+        product X theta).
     gamma : float
         Width of the Gaussian kernel, > 0.
     n_candidates : int, default=2000

@@ -288,9 +288,13 @@ class _StumpFamily:
             feature = stump.feature
             row = self._position(feature, stump.threshold)
         slot = self._slot(row, feature)
-        if slot is not None and self.available[slot, feature]:
-            self.available[slot, feature] = False
+        if slot is not None and self._withdraw(slot, feature):
             self.n_candidates -= 1
+
+    def _withdraw(self, slot: int, feature: int) -> bool:
+        """Mark the stump at row ``slot`` of ``available`` unavailable; False if it was not available."""
+        was, self.available[slot, feature] = bool(self.available[slot, feature]), False
+        return was
 
     def threshold(self, row: int, feature: int) -> float:
         """The threshold of the stump that splits feature ``feature`` after sorted position ``row``."""

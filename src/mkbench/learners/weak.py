@@ -12,15 +12,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse
 
 __all__ = ["Best", "FourierFeature", "Perceptron", "Stump", "outputs"]
 
 
 def _points(X: np.ndarray) -> np.ndarray:
+    """X as a 2-D float64 array, or a scipy sparse X as a float64 CSR or CSC array (not densified)."""
+    if scipy.sparse.issparse(X):
+        X = X.astype(np.float64, copy=False) if X.format in ("csr", "csc") else X.tocsr().astype(np.float64)
+        return scipy.sparse.csr_array(X) if X.format == "csr" else scipy.sparse.csc_array(X)
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"expected a 2-D array of points (n_samples, n_features), got shape {X.shape}")
     return X
+
+
+def _columns(X: np.ndarray, features: np.ndarray | int) -> np.ndarray:
+    """The columns ``features`` of X (points from :func:`_points`), dense: of a sparse X, only those densified."""
+    if scipy.sparse.issparse(X):
+        dense = X[:, np.atleast_1d(features)].toarray()
+        return dense if np.ndim(features) else dense[:, 0]
+    return X[:, features]
 
 
 def _signs(positive: np.ndarray) -> np.ndarray:
@@ -39,7 +52,7 @@ class Stump:
     sign: float = 1.0
 
     def __call__(self, X: np.ndarray) -> np.ndarray:
-        return self.sign * _signs(_points(X)[:, self.feature] > self.threshold)
+        return self.sign * _signs(_columns(_points(X), self.feature) > self.threshold)
 
 
 @dataclass(frozen=True, eq=False)
@@ -97,7 +110,9 @@ def outputs(learners: Sequence[Stump | Perceptron | FourierFeature], X: np.ndarr
     Parameters
     ----------
     learners : sequence of Stump, Perceptron or FourierFeature
-    X : array-like of shape (n_samples, n_features)
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        A sparse X is not densified: a stump reads its feature's column, a perceptron or
+        Fourier feature the sparse product X theta.
 
     Returns
     -------
@@ -110,7 +125,7 @@ def outputs(learners: Sequence[Stump | Perceptron | FourierFeature], X: np.ndarr
     if kinds == {Stump}:
         features = np.array([h.feature for h in learners], dtype=np.intp)
         thresholds = np.array([h.threshold for h in learners])
-        return _signs(X[:, features] > thresholds) * np.array([h.sign for h in learners])
+        return _signs(_columns(X, features) > thresholds) * np.array([h.sign for h in learners])
     if kinds == {Perceptron}:
         theta = np.column_stack([h.theta for h in learners])
         kappa = np.array([h.kappa for h in learners])
