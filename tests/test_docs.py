@@ -17,13 +17,11 @@ Examples run, and the built site works in a real browser.
 
 from __future__ import annotations
 
-import doctest
 import functools
 import http.server
 import importlib
 import importlib.util
 import os
-import pkgutil
 import re
 import shutil
 import sys
@@ -127,30 +125,7 @@ def test_each_paper_page_shows_its_verdicts_tables_and_figures(tmp_path):
                 assert "mk-out" in text
 
 
-# -- docstring examples ------------------------------------------------------------------------------------------
-
-
-def _modules_with_examples() -> list[str]:
-    names = []
-    for info in pkgutil.walk_packages(mkbench.__path__, "mkbench."):
-        spec = importlib.util.find_spec(info.name)
-        source = Path(spec.origin).read_text(encoding="utf-8") if spec and spec.origin else ""
-        if ">>> " in source:
-            names.append(info.name)
-    return sorted(names)
-
-
-@pytest.mark.parametrize("module_name", _modules_with_examples())
-def test_docstring_examples_run(module_name):
-    """Every ``>>>`` example of the module's docstrings runs and prints what it says (doctest)."""
-    module = importlib.import_module(module_name)
-    finder = doctest.DocTestFinder(exclude_empty=True)
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    tests = [t for t in finder.find(module, module_name) if t.examples]
-    for test in tests:
-        runner.run(test, out=lambda text: sys.stdout.write(text))
-    results = runner.summarize(verbose=False)
-    assert results.failed == 0, f"{results.failed} of {results.attempted} doctest examples of {module_name} failed"
+# -- the API pages (the docstrings' examples run in tests/test_docstring_examples.py) ------------------------------
 
 
 def test_every_estimator_of_all_has_an_api_page():

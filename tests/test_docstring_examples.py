@@ -1,7 +1,7 @@
 """The docstrings' Examples sections run, one pytest case per docstring, and every estimator has one (issue 45).
 
 The examples collected are those of every name of ``mkbench.__all__`` and of every module of
-:mod:`mkbench.estimators` and :mod:`mkbench.kernels` (their functions, classes and methods), found by
+the package (their functions, classes and methods), found by
 :class:`doctest.DocTestFinder` and run as doctests with ``NORMALIZE_WHITESPACE | ELLIPSIS``. Each runs in a
 namespace of its own (no module globals): an example imports what it uses, as a reader who copies it must.
 The case's id is the docstring's qualified name (``mkbench.estimators.cgboost.CGBoostClassifier``).
@@ -33,13 +33,10 @@ _EXAMPLES = re.compile(r"^Examples\n-{3,}\n(.*?)(?=^\S[^\n]*\n-{3,}\n|\Z)", re.M
 
 
 def _modules() -> list:
-    """mkbench.estimators and mkbench.kernels, and every module under them (private ones too)."""
-    modules = []
-    for package in (mkbench.estimators, mkbench.kernels):
-        modules.append(package)
-        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-            modules.append(importlib.import_module(info.name))
-    return modules
+    """mkbench and every module under it (private ones, the harness and the peers' adapters too)."""
+    return [mkbench] + [
+        importlib.import_module(info.name) for info in pkgutil.walk_packages(mkbench.__path__, "mkbench.")
+    ]
 
 
 def _public_names() -> list[tuple[str, object]]:
