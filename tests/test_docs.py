@@ -254,3 +254,23 @@ def test_paper_page_tables_have_their_rows(site, browser):
     assert claims and len(claims[0].find_elements(By.CSS_SELECTOR, "tbody tr")) >= 10
     figures = browser.find_elements(By.CSS_SELECTOR, "figure img")
     assert len(figures) >= 6 and all(f.get_property("naturalWidth") > 0 for f in figures)
+
+
+def test_the_docstrings_notation_is_escaped_for_rest_but_never_inside_code():
+    """|K'r| and n_iter_ in prose are escaped for reST; a doctest's code and its output lines are left as written."""
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from mkbench_docs import plain_docstring
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    lines = ["Prose with n_iter_ and |K'r|.", "", ">>> model.n_iter_", "... # more", "|x| n_iter_", "", "Then n_iter_."]
+    plain_docstring(None, "class", "name", None, {}, lines)
+    assert lines == [
+        "Prose with n_iter\\_ and \\|K'r\\|.",
+        "",
+        ">>> model.n_iter_",
+        "... # more",
+        "|x| n_iter_",
+        "",
+        "Then n_iter\\_.",
+    ]

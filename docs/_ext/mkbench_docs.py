@@ -187,15 +187,16 @@ def plain_docstring(app, what, name, obj, options, lines):
     """Escape the plain-text notation of the docstrings (absolute values |K'r|, attributes such as n_iter_) that
     reST would read as substitutions and link targets; runs before numpydoc reads the sections. The headings of
     numpydoc's sections and parameters (``name : type``) are left as they are."""
-    in_literal_block = False
+    in_literal_block = in_doctest = False
     for i, line in enumerate(lines):
         stripped = line.strip()
         if in_literal_block and stripped and not line.startswith((" ", "\t")):
             in_literal_block = False
-        if stripped.endswith("::") or stripped.startswith(">>>") or stripped.startswith("..."):
-            in_literal_block = stripped.endswith("::")
+        in_doctest = stripped.startswith(">>>") or (in_doctest and bool(stripped))  # a doctest block: to a blank line
+        if stripped.endswith("::"):
+            in_literal_block = True
             continue
-        if in_literal_block or set(stripped) <= set("-=~"):
+        if in_literal_block or in_doctest or set(stripped) <= set("-=~"):  # code and its output as written
             continue
         if _HEADING.match(line):  # "name : type": the name as written, the type escaped ("shape (n_iter_,)")
             name, colon, kind = line.partition(" : ")
