@@ -163,8 +163,8 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            A sparse matrix where the method takes one (e.g. RFFClassifier); the
-            others refuse it in their fit (scikit-learn's TypeError).
+            A sparse matrix where the method takes one (e.g. RFFClassifier, the ensembles
+            of weak learners); the others refuse it in their fit (a TypeError).
         y : array-like of shape (n_samples,)
         **fit_params : dict
             ``sample_weight`` (as GridSearchCV takes it, among its fit parameters): weights
@@ -276,6 +276,12 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
             )
         search = StagedSearchCV("svc-rbf", param_grid=grid, n_iters=None, cv=self.cv, random_state=self.random_state)
         return search.fit(X, y, sample_weight=weights)
+
+    def __sklearn_tags__(self):
+        """scikit-learn's tags, taking a sparse X where the method does."""
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = self._make(dict(self.params or {})).__sklearn_tags__().input_tags.sparse
+        return tags
 
     def _method_stages(self) -> bool:
         """Whether the searched method has ``staged_predict`` (so has the search)."""
