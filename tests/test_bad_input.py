@@ -263,7 +263,9 @@ def test_the_battery_s_unclear_errors_name_the_problem_and_the_fix(name, params,
         model.set_params(**{**SMALL[name], **params}).fit(X * scale, target(name))
 
 
-@pytest.mark.parametrize("name, params", [("adaboost-learners", {}), ("cgens", {"learner": "perceptron"})])
+@pytest.mark.parametrize(
+    "name, params", [("adaboost-learners", {"learner": "perceptron"}), ("cgens", {"learner": "perceptron"})]
+)
 @pytest.mark.parametrize("scale", [1e300, 1e-300])
 def test_perceptrons_fit_inputs_whose_squares_leave_floating_point(name, params, scale):
     # Before: OverflowError "Range exceeds valid bounds" (R = max ||x_i|| was inf). Perceptrons are invariant to
@@ -565,7 +567,8 @@ def test_missing_reference_file_stops_report_before_any_table_is_written(workdir
     )
     assert _files(workdir) == ["config.yaml", RECORD]  # not even the first table, which could be made
     assert main(["report", "--config", "config.yaml", "--table", "tiny"]) == 0  # the table on its own is fine
-    assert _files(workdir) == ["config.yaml", RECORD, "results/tables/tiny.csv", "results/tables/tiny.md"]
+    tables = ["results/tables/tiny.csv", "results/tables/tiny.html", "results/tables/tiny.md"]
+    assert _files(workdir) == ["config.yaml", RECORD, *tables]
 
 
 def test_a_table_over_two_experiments_reads_the_records_of_both(workdir, record, capsys):

@@ -39,7 +39,10 @@ CLASSIFIERS = {
     "adaboost-mh": (AdaBoostMHClassifier(20), EXACT),
     "adaboost-ecc": (AdaBoostECCClassifier(20, random_state=0), EXACT),
     "adaboost-stumps": (LearnerAdaBoostClassifier("stump", n_estimators=10, random_state=0), EXACT),
-    "adaboost-perceptrons": (LearnerAdaBoostClassifier(n_estimators=10, n_candidates=50, random_state=0), EXACT),
+    "adaboost-perceptrons": (
+        LearnerAdaBoostClassifier("perceptron", n_estimators=10, n_candidates=50, random_state=0),
+        EXACT,
+    ),
     "silp": (SILPClassifier(KERNELS, svm_tol=1e-8, tol=1e-6), TIGHT_SVM),
     "simplemkl": (SimpleMKLClassifier(KERNELS, svm_tol=1e-8, tol=1e-6), TIGHT_SVM),
     "silp-defaults": (SILPClassifier(svm_tol=1e-8, tol=1e-6), TIGHT_SVM),  # range scaling, 'auto' grid, C = sum(w)

@@ -326,12 +326,13 @@ def _write_reproduction(config: dict, args) -> None:
 
 def _write_tables(config: dict, tables: list[str]) -> None:
     from ..exceptions import DataError
-    from .report import collect_histories, collect_records, write_config_table
+    from .report import collect_histories, collect_records, table_reference, write_config_table
 
-    records, histories = {}, {}
-    for name in tables:  # every name and record is checked before a table is written
+    references, records, histories = {}, {}, {}
+    for name in tables:  # every name, reference file and record is checked before a table is written
         _require(name, config["tables"], "table")
         spec = config["tables"][name]
+        references[name] = table_reference(config, name)
         experiments = spec["experiment"] if isinstance(spec["experiment"], list) else [spec["experiment"]]
         paths = sorted(p for e in experiments for p in glob.glob(f"results/runs/{e}/**/*.json", recursive=True))
         if not paths:
@@ -345,7 +346,14 @@ def _write_tables(config: dict, tables: list[str]) -> None:
     _check_writable("results/tables")
     for name in tables:
         with _writes_to(f"results/tables/{name}"):
-            write_config_table(config, name, records[name], f"results/tables/{name}", history=histories[name])
+            write_config_table(
+                config,
+                name,
+                records[name],
+                f"results/tables/{name}",
+                history=histories[name],
+                reference=references[name],
+            )
         print(f"results/tables/{name}.md")
 
 

@@ -301,18 +301,19 @@ def write_config_table(
     out_stem: str | os.PathLike,
     *,
     history: pd.DataFrame | None = None,
+    reference: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Write the config's table ``name`` from its experiments' ``records`` (:func:`write_table` with the table's
     settings): the workflow's table rule and ``mkbench report`` both write a table through this, so the two agree.
 
-    The paper's values are read from the table's ``reference`` entry (under the config's ``reference_dir``);
-    the methods the config adds beside the paper's (:func:`mkbench.harness.config.added_methods`) are marked.
+    The paper's values are ``reference``, or read from the table's ``reference`` entry when not given
+    (:func:`table_reference`); the methods the config adds beside the paper's
+    (:func:`mkbench.harness.config.added_methods`) are marked.
     """
     from .config import added_methods
 
     spec = config["tables"][name]
-    ref = spec.get("reference")
-    reference = load_reference(os.path.join(config["reference_dir"], ref["file"]), ref["table"]) if ref else None
+    reference = table_reference(config, name) if reference is None else reference
     return write_table(
         records,
         spec["metrics"],
@@ -327,3 +328,9 @@ def write_config_table(
         history=history,
         fixed=spec.get("fixed"),
     )
+
+
+def table_reference(config: dict, name: str) -> pd.DataFrame | None:
+    """The paper's values the config's table ``name`` shows beside ours (its ``reference`` entry), or None."""
+    ref = config["tables"][name].get("reference")
+    return load_reference(os.path.join(config["reference_dir"], ref["file"]), ref["table"]) if ref else None
