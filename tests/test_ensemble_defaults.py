@@ -109,3 +109,22 @@ def test_paper_configs_set_every_changed_parameter_themselves(files):
                     pinned = key in params or key in grid or (counted and key == counter)
                     assert pinned, f"{files}: {experiment}/{label} leaves {key} of {name} to the default"
     assert found  # Table II / III (or their smoke versions) use these estimators: the check is not vacuous
+
+
+def test_cgens_sls_solves_its_small_masters_on_one_blas_thread(monkeypatch):
+    """Its J x J solves on several BLAS threads were 30-60x slower on a busy machine, for the same model."""
+    from threadpoolctl import threadpool_info
+
+    from mkbench.masters.simplex_ls import SimplexLSMaster
+
+    seen = []
+    solve = SimplexLSMaster.solve
+
+    def counting(self):
+        seen.extend(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
+        return solve(self)
+
+    monkeypatch.setattr(SimplexLSMaster, "solve", counting)
+    X_train, _, y_train, _ = _split(load_wine)
+    CGEnsSLSClassifier(max_iter=5).fit(X_train, y_train)
+    assert seen and set(seen) == {1}
