@@ -2,7 +2,7 @@
 
 The references are the full master problems with all P * n columns, solved
 directly by scipy's linprog (LPs) and HiGHS's QP solver (QPs), the helpers of
-test_masters, which build them from the papers' formulas.
+_masters_common, which build them from the papers' formulas.
 """
 
 import numpy as np
@@ -25,7 +25,7 @@ from mkbench.oracles import KernelOracle
 
 from ._paper import paper_cgboost
 
-from .test_masters import highs_qp_reference, linprog_reference
+from ._masters_common import highs_qp_reference, linprog_reference
 
 KERNELS = ["linear", "quadratic", "rbf"]
 TOL = 1e-7

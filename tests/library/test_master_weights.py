@@ -4,7 +4,7 @@ Every hinge and epsilon-insensitive master takes C as a float or as one C_i >= 0
 sample, the least-squares masters weigh their residuals. The references are solved
 here, independently of the masters, from the papers' problems with the slack cost
 sum_i C_i xi_i: the LPs (cgboost eq. 4, SSMK eq. 9) by scipy's ``linprog`` (the
-reference of tests/library/test_masters.py, with one C_i per slack), the QPs
+reference of tests/library/_masters_common.py, with one C_i per slack), the QPs
 (cgboost eq. 7, 11, 13; CGEns (1)) by Clarabel on the full problem, libsvm by
 scikit-learn's ``SVC`` / ``SVR`` with ``sample_weight``, the ridge and simplex
 least-squares masters (MARK eq. 8; CGEns-SLS (10)) by ``numpy.linalg.lstsq``. And
@@ -44,7 +44,7 @@ from mkbench.masters.simplex_ls import SimplexLSMaster
 from mkbench.masters.svm_newton import huber_newton
 
 from ..conftest import ROOT
-from .test_masters import linprog_reference  # takes an array C too: np.full(n, C) is C itself
+from ._masters_common import linprog_reference  # takes an array C too: np.full(n, C) is C itself
 
 C = 0.7
 EPSILON = 0.1

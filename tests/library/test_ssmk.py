@@ -2,7 +2,7 @@
 
 The reference is LP (9) with every column K_p(x_i, x_j) (j over labelled and
 unlabelled points), built here from scikit-learn's kernels and solved directly by
-HiGHS through scipy's linprog (``linprog_reference`` of test_masters).
+HiGHS through scipy's linprog (``linprog_reference`` of _masters_common).
 """
 
 import numpy as np
@@ -16,7 +16,7 @@ from mkbench import SSMKClassifier
 from mkbench.estimators.ssmk import solve_lp9
 from mkbench.kernels import KernelColumns
 
-from .test_masters import linprog_reference
+from ._masters_common import linprog_reference
 
 C = 2.0
 TOL = 1e-7
