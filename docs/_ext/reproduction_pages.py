@@ -8,7 +8,7 @@ and their verdicts. :func:`write_pages` renders the same objects as MyST pages: 
 claims with verdict badges, each item's tables as HTML (ours ± sd beside the paper's, the cells outside
 tolerance marked with why), each item's figures inline. Nothing here decides a status or a verdict.
 
-``tests/test_docs.py`` checks that the pages and ``results/REPRODUCTION.md`` agree (:func:`facts`).
+``tests/docs/test_docs.py`` checks that the pages and ``results/REPRODUCTION.md`` agree (:func:`facts`).
 
 Run alone (no Sphinx needed)::
 

@@ -256,7 +256,7 @@ class SelectedSVC(PlattMixin, ClassifierMixin, _SelectedRBFModel):
         or scikit-learn's sorted order (stratify by y itself; the papers'
         protocols, whose SVC baselines were run so). Sorted, 10, 4 and 6 of 419
         held-out breast-cancer points changed side between y and 1 - y
-        (tests/test_defaults_symmetry.py, subsets seeded 1-3).
+        (tests/library/test_defaults_symmetry.py, subsets seeded 1-3).
     random_state : int, RandomState instance or None, default=None
         Seeds the validation split.
     n_jobs : int, default=None

@@ -9,7 +9,7 @@ against 1.8 ms for the libsvm call itself). :func:`solve_precomputed` makes the 
 ``SVC.fit`` / ``SVR.fit`` make, to the libsvm binding scikit-learn ships
 (``sklearn.svm._libsvm.fit``), with the same arguments and the same sign
 convention, so its dual coefficients are SVC's and SVR's exactly
-(``tests/test_libsvm.py`` checks this). The callers validate their inputs once.
+(``tests/library/test_libsvm.py`` checks this). The callers validate their inputs once.
 
 ``sklearn.svm._libsvm`` is a private module: if a scikit-learn release changes it,
 the import or the call fails with an error naming the fix.

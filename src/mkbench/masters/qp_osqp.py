@@ -26,7 +26,7 @@ the objective linearly) and the kernel columns span several orders of magnitude
 (a quadratic kernel on MNIST reaches 1e4). OSQP's ADMM then often fails to reach
 the 1e-8 accuracy that the optimality test needs: on 60 points with a free
 offset it stops at its iteration limit after a single column, and on MNIST-1000
-after the first quadratic column (measured; see tests/test_cg.py). Clarabel's
+after the first quadratic column (measured; see tests/library/test_cg.py). Clarabel's
 interior-point method solves the same problems to 1e-9 in 10-40 iterations,
 without warm start, so it is the default; ``solver="osqp"`` keeps the
 warm-started ADMM for problems where it converges.

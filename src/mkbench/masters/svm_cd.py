@@ -25,7 +25,7 @@ constant column (§4.1, first case) is the same problem with kernel columns as
 the features: :class:`LinearSVMCDMaster` for free alpha, and
 :class:`NonnegLinearSVMCDMaster` for alpha >= 0 by an active set over it.
 
-``tests/test_masters.py`` checks the solution against scikit-learn's
+``tests/library/test_masters_svm_cd.py`` checks the solution against scikit-learn's
 ``LinearSVC(loss="hinge", intercept_scaling=B)`` (liblinear itself) and against
 a direct QP solve by HiGHS, with the columns added at once, in chunks or one by
 one.

@@ -33,7 +33,7 @@ ill-conditioned; the constant feature then is orthogonal to every column.
 Pricing is unchanged by the centring: the weights y * u - mean(y * u) give
 every raw column K_.j the score of its centred version.
 
-``tests/test_masters.py`` checks the solutions against Clarabel's direct QP
+``tests/library/test_masters_svm_cd_offset.py`` checks the solutions against Clarabel's direct QP
 solve with the columns added at once, in chunks or one by one, at several
 input scales.
 """

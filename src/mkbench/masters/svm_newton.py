@@ -36,7 +36,7 @@ free weights eliminated by their Schur complement, :func:`_woodbury_step`). Near
 an optimum S holds the few points on the margin: on a 2-norm CG-Boost master with
 1400 columns over 1000 points, |S| stayed at or below 141, so the k x k factor was
 nine tenths of the work.
-``tests/test_masters.py`` checks the masters that use it against scikit-learn's
+``tests/library/test_masters_svm_newton.py`` checks the masters that use it against scikit-learn's
 liblinear and Clarabel's direct QP solve.
 """
 
