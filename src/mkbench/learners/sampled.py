@@ -96,6 +96,7 @@ class _Sampled(ABC):
                 scores[k] = exact[j]
             if abs(scores[k]) > top:
                 top, chosen = abs(scores[k]), (theta[:, k].copy(), float(kappa[k]), float(scores[k]))
+        assert chosen is not None  # n_candidates >= 1 learners were scored
         learner = self._learner(*chosen)
         return Best(learner, top, learner(self.X), self.n_candidates, sum_squares)
 
@@ -204,7 +205,7 @@ class FourierFeatures(_Sampled):
         if not (isinstance(gamma, Real) and np.isfinite(gamma) and gamma > 0):
             raise ValueError(f"gamma must be a finite number > 0, got {gamma!r}")
         super().__init__(X, n_candidates=n_candidates, random_state=random_state)
-        self.gamma = float(gamma)
+        self.gamma: float = float(gamma)
 
     def _draw(self, size: int) -> tuple[np.ndarray, np.ndarray]:
         theta = self.random_state.normal(0.0, np.sqrt(2.0 * self.gamma), (self.X.shape[1], size))

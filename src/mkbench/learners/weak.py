@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 import scipy.sparse
@@ -123,14 +124,17 @@ def outputs(learners: Sequence[Stump | Perceptron | FourierFeature], X: np.ndarr
         return np.zeros((X.shape[0], 0))
     kinds = {type(h) for h in learners}
     if kinds == {Stump}:
-        features = np.array([h.feature for h in learners], dtype=np.intp)
-        thresholds = np.array([h.threshold for h in learners])
-        return _signs(_columns(X, features) > thresholds) * np.array([h.sign for h in learners])
+        stumps = cast(Sequence[Stump], learners)  # one kind, by the test: mypy does not narrow by it
+        features = np.array([h.feature for h in stumps], dtype=np.intp)
+        thresholds = np.array([h.threshold for h in stumps])
+        return _signs(_columns(X, features) > thresholds) * np.array([h.sign for h in stumps])
     if kinds == {Perceptron}:
-        theta = np.column_stack([h.theta for h in learners])
-        kappa = np.array([h.kappa for h in learners])
-        return _signs(X @ theta > kappa) * np.array([h.sign for h in learners])
+        perceptrons = cast(Sequence[Perceptron], learners)
+        theta = np.column_stack([h.theta for h in perceptrons])
+        kappa = np.array([h.kappa for h in perceptrons])
+        return _signs(X @ theta > kappa) * np.array([h.sign for h in perceptrons])
     if kinds == {FourierFeature}:
-        theta = np.column_stack([h.theta for h in learners])
-        return np.cos(X @ theta - np.array([h.kappa for h in learners]))
+        fourier = cast(Sequence[FourierFeature], learners)
+        theta = np.column_stack([h.theta for h in fourier])
+        return np.cos(X @ theta - np.array([h.kappa for h in fourier]))
     return np.column_stack([h(X) for h in learners])

@@ -33,6 +33,8 @@ one.
 
 from __future__ import annotations
 
+from typing import Any
+
 from time import perf_counter
 
 import numpy as np
@@ -129,7 +131,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
 
     intercept = "regularized"
     n_newton_solves = 0
-    _newton_w = None  # the primal weights of the last solve Newton ended, or None
+    _newton_w: np.ndarray | None = None  # the primal weights of the last solve Newton ended, or None
     _newton_streak = 0  # solves Newton's method has ended since coordinate descent last did (PROBE_EVERY)
 
     def __init__(
@@ -246,11 +248,14 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         """Passes coordinate descent gets before Newton's method: ``NEWTON_AFTER`` per smoothing stage."""
         return min(NEWTON_AFTER * len(smoothing_widths(self._eps)), self.max_epochs)
 
-    def _newton(self, penalty: np.ndarray | None = None, shift: float = 0.0) -> tuple[int, bool]:
+    def _newton(self) -> tuple[int, bool]:
+        """Newton's method with every weight penalised, the offset w_B too, and no shift (:meth:`_huber_newton`)."""
+        return self._huber_newton(None, 0.0)
+
+    def _huber_newton(self, penalty: np.ndarray | None, shift: float) -> tuple[int, bool]:
         """Newton's method on the smoothed primal (:func:`.huber_newton`) from the last Newton or dual weights.
 
-        ``penalty`` and ``shift`` as for :func:`.huber_newton` (here every weight is
-        penalised, the offset w_B too). Its dual point replaces alpha (and
+        ``penalty`` and ``shift`` as for :func:`.huber_newton`. Its dual point replaces alpha (and
         w = sum_i y_i alpha_i x_i) whether accepted or not: it is feasible, and
         coordinate descent goes on from it when it is not. Returns (Newton steps, accepted).
         """
@@ -365,7 +370,7 @@ class NonnegLinearSVMCDMaster(NonnegActiveSet, LinearSVMCDMaster):
         entry_tol: float = 1e-7,
         max_steps: int | None = None,
         columns: np.ndarray | None = None,
-        **options: object,
+        **options: Any,
     ) -> None:
         super().__init__(y, C, loose_tol=loose_tol, **options)
         self._start_active_set(self.n_rows, entry_tol, max_steps)

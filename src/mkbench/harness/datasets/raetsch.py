@@ -17,6 +17,8 @@ and splice) predefined realisations; ``metadata["variant"]`` says which.
 
 from __future__ import annotations
 
+from typing import cast
+
 import dataclasses
 from functools import partial
 
@@ -238,7 +240,7 @@ register(
         f"{IDA_SIZES['splice'][1]}), splice junctions",
         files=(SPLICE,),
         parser=lambda files: Parsed(*_build_with_sizes(partial(_splice_pool, coding="one-hot"), files, "splice")),
-        source=SPLICE.url,
+        source=cast(str, SPLICE.url),  # a UCI file: it has a URL
         citation="Towell, G., Noordewier, M. and Shavlik, J. (1992), splice-junction gene sequences; UCI",
         variant="UCI splice.data without ambiguous sequences, the rows and labels of splice",
         preprocessing="As splice (15 ambiguous sequences dropped, +1 = EI or IE), each nucleotide coded by "
