@@ -33,9 +33,8 @@ one.
 
 from __future__ import annotations
 
-from typing import Any
-
 from time import perf_counter
+from typing import Any
 
 import numpy as np
 
@@ -249,16 +248,12 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         return min(NEWTON_AFTER * len(smoothing_widths(self._eps)), self.max_epochs)
 
     def _newton(self) -> tuple[int, bool]:
-        """Newton's method with every weight penalised, the offset w_B too, and no shift (:meth:`_huber_newton`)."""
-        return self._huber_newton(None, 0.0)
+        return self._huber_newton(None, 0.0)  # every weight penalised (the offset w_B too), no shift
 
     def _huber_newton(self, penalty: np.ndarray | None, shift: float) -> tuple[int, bool]:
-        """Newton's method on the smoothed primal (:func:`.huber_newton`) from the last Newton or dual weights.
-
-        ``penalty`` and ``shift`` as for :func:`.huber_newton`. Its dual point replaces alpha (and
-        w = sum_i y_i alpha_i x_i) whether accepted or not: it is feasible, and
-        coordinate descent goes on from it when it is not. Returns (Newton steps, accepted).
-        """
+        """Newton's method on the smoothed primal (:func:`.huber_newton`, its ``penalty`` and ``shift``) from the
+        last Newton or dual weights. Its dual point replaces alpha and w = sum_i y_i alpha_i x_i, accepted or not
+        (it is feasible; coordinate descent goes on from it). Returns (Newton steps, accepted)."""
         X, y, C = self._X.array, self.y, self.C
 
         def done(u: np.ndarray, w: np.ndarray, w_u: np.ndarray) -> bool:
