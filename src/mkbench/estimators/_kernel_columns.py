@@ -23,12 +23,11 @@ such scaling (the copies' |alpha| sum to |a| however they split it).
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator

@@ -10,9 +10,8 @@ learners, Table II). It searches an estimator object, as scikit-learn's
 
 from __future__ import annotations
 
-from typing import Any
-
 import warnings
+from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone

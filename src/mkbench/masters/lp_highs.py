@@ -16,10 +16,9 @@ enter nonbasic at 0).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from collections.abc import Mapping
 from time import perf_counter
+from typing import TYPE_CHECKING, Any
 
 import highspy
 import numpy as np

@@ -32,9 +32,8 @@ converges more slowly, being nonsmooth in the margins).
 
 from __future__ import annotations
 
-from typing import Any
-
 from time import perf_counter
+from typing import Any
 
 import numpy as np
 

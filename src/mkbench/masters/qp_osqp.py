@@ -34,10 +34,9 @@ warm-started ADMM for problems where it converges.
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Mapping
 from time import perf_counter
+from typing import Any
 
 import clarabel
 import numpy as np

@@ -17,10 +17,9 @@ and splice) predefined realisations; ``metadata["variant"]`` says which.
 
 from __future__ import annotations
 
-from typing import cast
-
 import dataclasses
 from functools import partial
+from typing import cast
 
 import numpy as np
 
