@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
 import scipy.sparse
@@ -121,7 +122,8 @@ class _Sampled(ABC):
 def _squared_norms(X: np.ndarray) -> np.ndarray:
     """||x_i||^2 of each row of X, dense or sparse."""
     if scipy.sparse.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1)).ravel()
+        S: Any = X  # scipy's sparse types are Any (no type information)
+        return np.asarray(S.multiply(S).sum(axis=1)).ravel()
     return np.einsum("ij,ij->i", X, X)
 
 

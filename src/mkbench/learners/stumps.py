@@ -190,7 +190,7 @@ def _stump_search_rows(
     return rows, features, scores, sum_squares
 
 
-def _midpoint(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+def _midpoint(lo: np.ndarray | float, hi: np.ndarray | float) -> np.ndarray:
     """The stump threshold between sorted values lo < hi: their midpoint, or lo if no float lies strictly between.
 
     A point x then goes above the threshold (x > t) exactly when x >= hi, so the

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import scipy.sparse
@@ -21,8 +21,9 @@ __all__ = ["Best", "FourierFeature", "Perceptron", "Stump", "outputs"]
 def _points(X: np.ndarray) -> np.ndarray:
     """X as a 2-D float64 array, or a scipy sparse X as a float64 CSR or CSC array (not densified)."""
     if scipy.sparse.issparse(X):
-        X = X.astype(np.float64, copy=False) if X.format in ("csr", "csc") else X.tocsr().astype(np.float64)
-        return scipy.sparse.csr_array(X) if X.format == "csr" else scipy.sparse.csc_array(X)
+        S: Any = X  # scipy's sparse types are Any (no type information)
+        S = S.astype(np.float64, copy=False) if S.format in ("csr", "csc") else S.tocsr().astype(np.float64)
+        return scipy.sparse.csr_array(S) if S.format == "csr" else scipy.sparse.csc_array(S)
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"expected a 2-D array of points (n_samples, n_features), got shape {X.shape}")
@@ -32,7 +33,8 @@ def _points(X: np.ndarray) -> np.ndarray:
 def _columns(X: np.ndarray, features: np.ndarray | int) -> np.ndarray:
     """The columns ``features`` of X (points from :func:`_points`), dense: of a sparse X, only those densified."""
     if scipy.sparse.issparse(X):
-        dense = X[:, np.atleast_1d(features)].toarray()
+        S: Any = X  # scipy's sparse types are Any (no type information)
+        dense = S[:, np.atleast_1d(features)].toarray()
         return dense if np.ndim(features) else dense[:, 0]
     return X[:, features]
 
