@@ -70,7 +70,7 @@ class CGResult:
 
 def column_generation(
     master: Master,
-    oracle: Oracle,
+    oracle: Oracle[Any],
     *,
     tol: float = 1e-6,
     max_iter: int = 1000,
@@ -178,6 +178,7 @@ def column_generation(
         if time_limit is not None and perf_counter() - start >= time_limit:
             status = "time_limit"
             break
+        assert pricing.column is not None  # a choice comes with its column
         entering = [(pricing.choice, pricing.column), *pricing.more][: max_iter - len(choices)]
         master.add_columns(np.column_stack([column for _, column in entering]))
         for choice, _ in entering:

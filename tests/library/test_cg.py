@@ -215,6 +215,8 @@ def test_priority_by_name_and_bad_priority(data):
     assert KernelOracle(columns, strategy="stratified", priority=["rbf", "linear", "quadratic"]).priority == [2, 0, 1]
     with pytest.raises(ValueError, match="must list each kernel of the library exactly once"):
         KernelOracle(columns, strategy="stratified", priority=["rbf", "linear"])
+    with pytest.raises(ValueError, match="must list each kernel of the library exactly once"):
+        KernelOracle(columns, strategy="stratified", priority=["rbf", "linear", "cubic"])  # a name not in it
     with pytest.raises(ValueError, match="strategy='greedy' is not one of"):
         KernelOracle(columns, strategy="greedy")
 

@@ -7,6 +7,7 @@ from sklearn.base import clone
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.datasets import load_wine, make_classification
 from sklearn.ensemble import AdaBoostClassifier
+from sklearn.exceptions import NotFittedError
 from sklearn.metrics import log_loss
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import StandardScaler
@@ -99,6 +100,15 @@ def test_probabilities_need_probability_true_where_they_cost_fits(name):
     with pytest.raises(ValueError, match="probability.*'yes'"):
         X, y = make_classification(40, 4, random_state=0)
         clone(estimator).set_params(probability="yes").fit(X, y)
+
+
+@pytest.mark.parametrize("name", ["ssmk", "cgens", "silp"])
+def test_probability_turned_on_after_the_fit_is_not_fitted(problems, name):
+    """As SVC: a NotFittedError that says why, not an AttributeError from the absent sigmoid (a mypy finding)."""
+    X, _, y, _ = problems["binary"]
+    model = clone(CLASSIFIERS[name][0]).set_params(probability=False).fit(X, y)
+    with pytest.raises(NotFittedError, match="fitted with probability=False"):
+        model.set_params(probability=True).predict_proba(X)
 
 
 def test_platt_scaling_is_calibrated_classifier_cv_on_5_folds(problems):

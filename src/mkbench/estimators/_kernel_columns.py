@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -81,6 +82,8 @@ class KernelExpansion(BaseEstimator):
     #: Parameters holding a kernel library spec (:func:`mkbench.kernels.make_library`), checked when a workflow
     #: config is read (:func:`mkbench.harness.methods.kernel_problems`).
     _kernel_library_params: tuple[str, ...] = ("kernels",)
+    n_iter_: int | np.ndarray  # an array in the one-vs-rest subclasses (MarginClassifierMixin)
+    columns_: list[tuple[Any, ...]]  # (kernel name, centre); SSMK adds whether the centre is labelled
     #: The parameter holding the library this estimator fits.
     _columns_param = "kernels"
 
@@ -135,6 +138,7 @@ class KernelExpansion(BaseEstimator):
         library = make_library(getattr(self, self._columns_param))
         by = "diagonal" if getattr(self, "penalty", "l2") == "l1" else "rows"
         if weights is not None:
+            assert X_seen is not None  # weights come with the rows they weigh
             return weighted_library(library, X_seen, weights, by if self.normalize_kernels else None)
         if not self.normalize_kernels:
             return library
@@ -193,7 +197,7 @@ class KernelExpansion(BaseEstimator):
         warn_unless_optimal(
             self,
             self.status_,
-            self.n_iter_,
+            int(self.n_iter_),  # an int: the binary fit's count, just set
             "columns",
             f"a dual violation of {self.history_[-1]['max_violation']:.3g} > tol={self.tol}",
             "raise max_iter or time_limit to reach the optimum of the master problem",

@@ -75,8 +75,8 @@ class LearnerParams(BaseEstimator):
         verbose: int = 0,
     ) -> None:
         self.learner = learner
-        self.C = C
-        self.max_iter = max_iter
+        self.C: float | None = C  # as the engine's (ColumnGenerationClassifier), whose None is a default
+        self.max_iter: int | None = max_iter
         self.time_limit = time_limit
         self.tol = tol
         self.n_candidates = n_candidates
@@ -217,7 +217,7 @@ class LearnerEnsemble(LearnerParams):
     _binary_alternative = "use CGEnsSLSClassifier for more classes."
 
     classes_: np.ndarray
-    n_iter_: int
+    n_iter_: int | np.ndarray  # as the engine's; an int here (two classes)
 
     @property
     def estimators_(self) -> list:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from dataclasses import dataclass
 from time import perf_counter
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -41,6 +41,7 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
+from ..kernels.functions import Kernel
 from ..kernels.grid import resolve_kernels, scale_to_unit_trace, unit_trace_stack
 from ..kernels.precomputed import PRECOMPUTED, prediction_grams, training_grams
 from ..masters.combined_svm import CombinedSVM, SVMSolution
@@ -154,6 +155,7 @@ def check_positive(name: str, value: float) -> None:
 
 
 class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
+    kernels_: tuple[Kernel, ...] | tuple[str, ...]  # names "precomputed[k]" for precomputed kernels
     """Fit and predict of an MKL classifier (binary; one-vs-rest for more classes); subclasses optimise beta."""
 
     def _check_params(self) -> None:
@@ -304,7 +306,8 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
         else:
             X = self._scaled(validate_data(self, X, reset=False, dtype=np.float64))
             support_vectors = self._scaled(self.support_vectors_)
-            blocks = (self.kernels_[k](X, support_vectors) for k in used)
+            kernels = cast("tuple[Kernel, ...]", self.kernels_)  # not precomputed: kernel objects
+            blocks = (kernels[k](X, support_vectors) for k in used)
             f = np.full(X.shape[0], self.intercept_)
         for k, K in zip(used, blocks, strict=True):
             f += (self.weights_[k] * self.kernel_scales_[k]) * (K @ self.dual_coef_)
@@ -319,15 +322,17 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
             stack = training_grams(X, self._n_fit)  # a copy of the user's kernels, scaled in place below
             self.n_features_in_ = stack.shape[1]
             if self._rows is not None:
-                stack = np.ascontiguousarray(stack[np.ix_(range(len(stack)), self._rows, self._rows)])
-            self.kernels_ = tuple(f"precomputed[{k}]" for k in range(len(stack)))
-            self.kernel_scales_ = scale_to_unit_trace(stack, self.kernels_)
+                stack = np.ascontiguousarray(stack[np.ix_(np.arange(len(stack)), self._rows, self._rows)])
+            names = tuple(f"precomputed[{k}]" for k in range(len(stack)))
+            self.kernels_ = names
+            self.kernel_scales_ = scale_to_unit_trace(stack, names)
             self.input_mean_ = self.input_scale_ = None
         else:
             self.input_mean_, self.input_scale_ = weighted_input_scaling(X, self.scaling, weights)
             X = self._scaled(X)
-            self.kernels_ = tuple(resolve_kernels(self.kernels, X))
-            stack, self.kernel_scales_ = unit_trace_stack(self.kernels_, X)
+            kernels = tuple(resolve_kernels(self.kernels, X))
+            self.kernels_ = kernels
+            stack, self.kernel_scales_ = unit_trace_stack(kernels, X)
         if weights is not None:
             traces = np.einsum("kii,i->k", stack, weights)
             stack /= traces[:, None, None]

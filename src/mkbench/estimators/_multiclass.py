@@ -25,10 +25,13 @@ work, and ends with :meth:`PlattMixin._calibrate`.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.calibration import CalibratedClassifierCV
+from sklearn.exceptions import NotFittedError
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
@@ -53,6 +56,7 @@ class _DecisionValues(ClassifierMixin, BaseEstimator):
         self.classes = classes
 
     def fit(self, scores: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> _DecisionValues:
+        assert self.classes is not None  # PlattMixin gives them; None is only the default clone() reads
         self.classes_ = self.classes
         return self
 
@@ -74,6 +78,11 @@ class PlattMixin:
 
     probability: bool
     calibrated_: CalibratedClassifierCV | None
+
+    if TYPE_CHECKING:  # what the classifier it is mixed into provides; not defined here at run time
+        classes_: np.ndarray
+
+        def decision_function(self, X) -> np.ndarray: ...
 
     def _check_probability(self) -> None:
         if not isinstance(self.probability, (bool, np.bool_)):
@@ -117,6 +126,11 @@ class PlattMixin:
         ndarray of shape (n_samples, n_classes)
         """
         check_is_fitted(self, "calibrated_")
+        if self.calibrated_ is None:  # probability set to True after a fit without it
+            raise NotFittedError(
+                f"{type(self).__name__} was fitted with probability=False: fit it with probability=True "
+                "for predict_proba"
+            )
         f = np.asarray(self.decision_function(X))
         return self.calibrated_.predict_proba(f.reshape(f.shape[0], -1))
 
@@ -130,6 +144,7 @@ class MarginClassifierMixin(PlattMixin, BinaryClassifierMixin):
     """One-vs-rest for more than two classes and Platt probabilities over a binary ``_decision``."""
 
     estimators_: list | None = None
+    n_iter_: int | np.ndarray  # one count per one-vs-rest model with more than two classes
 
     def _fit_one_vs_rest(self, X, y: np.ndarray, sample_weight: np.ndarray | None = None) -> bool:
         """Fit one binary copy per class when y has more than two; True if it did (``fit`` is then done)."""

@@ -14,14 +14,27 @@ run ``n_jobs`` at a time in threads sharing the store, which fills it under lock
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone
 
 __all__ = ["SharedColumnsMixin"]
 
+if TYPE_CHECKING:  # the classes it is mixed with (class docstring), a base for the type checker only
+    from ._kernel_columns import KernelExpansion
+    from ._multiclass import MarginClassifierMixin
 
-class SharedColumnsMixin:
+    class _Base(MarginClassifierMixin, KernelExpansion):
+        n_jobs: int | None
+
+        def _learner_family(self) -> str | None: ...
+else:
+    _Base = object
+
+
+class SharedColumnsMixin(_Base):
     """``_fit_per_class`` of a classifier over kernel columns: the classes share one store of kernel values.
 
     The estimator is a :class:`._kernel_columns.KernelExpansion` with a one-vs-rest

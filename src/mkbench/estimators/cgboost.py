@@ -20,13 +20,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from . import _docs
-from ._kernel_columns import KERNEL_CONSTRAINTS, KernelExpansion, enter_all
+from ._kernel_columns import KERNEL_CONSTRAINTS
 from .column_generation import ColumnGenerationClassifier
 
 __all__ = ["CGBoostClassifier"]
-
-#: SSMK's names for the kernel expansion it shares (estimators/ssmk.py imports them from here).
-_CGBoost, _enter_all = KernelExpansion, enter_all
 
 
 class CGBoostClassifier(ColumnGenerationClassifier):

@@ -57,7 +57,9 @@ from .column_generation import ColumnGenerationClassifier
 __all__ = ["CGEnsClassifier"]
 
 
-class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):
+# the ignore: estimators_ is LearnerEnsemble's property raising AttributeError (two classes only, no
+# one-vs-rest models) over the engine's attribute, on purpose; mypy sees a read-only override of a settable one
+class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: ignore[misc]
     __doc__ = (
         """CGEns (Algorithm 1): the linear SVM (1) over weak-learner outputs, by column generation.
 

@@ -210,7 +210,9 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
         if self.classes_.size < 2:
             raise ValueError(f"CGEnsSLSClassifier needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
         self.code_ = simplex_code(self.classes_.size)
-        master = SimplexLSMaster(self.code_[y_index], self.C if weights is None else check_C(self.C) * weights)
+        C = self.C
+        assert C is not None  # a number > 0 (_parameter_constraints); None is only the engine's default
+        master = SimplexLSMaster(self.code_[y_index], C if weights is None else check_C(C) * weights)
         path: list[tuple[np.ndarray, np.ndarray]] = []
 
         def record(solution, choices):

@@ -187,7 +187,9 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
     _lp_route = "dual"
     _binary_alternative = ""
     _max_iter_is_size = False  # max_iter is a limit of the loop: reaching it warns
-    _kernel_library_params = ()  # ``columns`` may name weak learners: not a library the config check builds
+    _kernel_library_params: tuple[
+        str, ...
+    ] = ()  # ``columns`` may name weak learners: not a library the config check builds
 
     def __init__(
         self,

@@ -49,7 +49,7 @@ def _as_stump(estimator) -> Stump | None:
     Only the feature and threshold of a tree are read (enough to count features), not its leaves' classes.
     """
     if isinstance(estimator, WeakLearnerClassifier):
-        return estimator.learner_
+        return estimator.learner_ if isinstance(estimator.learner_, Stump) else None
     tree = getattr(estimator, "tree_", None)
     if tree is None or tree.max_depth > 1:
         return None

@@ -94,7 +94,9 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
             constant=True,
             random_state=check_random_state(self.random_state),
         )
-        self.learner_ = family.best(D * signed).learner
+        best = family.best(D * signed).learner
+        assert best is not None  # a fresh family, with the constant learner: never empty
+        self.learner_ = best
         return self
 
     def predict(self, X: np.ndarray) -> np.ndarray:

@@ -24,7 +24,9 @@ from .column_generation import ColumnGenerationClassifier
 __all__ = ["LPBoostClassifier"]
 
 
-class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):
+# the ignore: estimators_ is LearnerEnsemble's property raising AttributeError (two classes only, no
+# one-vs-rest models) over the engine's attribute, on purpose; mypy sees a read-only override of a settable one
+class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: ignore[misc]
     __doc__ = (
         """LPBoost: the 1-norm soft-margin LP (eq. 4) over weak learners, by column generation.
 

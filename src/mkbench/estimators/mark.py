@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
@@ -29,6 +29,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
 from ..cg import column_generation
+from ..kernels import WeakRBF
 from ..masters import MasterSolution
 from ..masters.ridge import RidgeMaster, StagewiseMaster
 from ..metrics import mark_storage
@@ -305,7 +306,7 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         self.attributes_ = (
             None
             if search.attributes is None
-            else np.array([kernel.attribute for kernel in self.column_kernels_], dtype=np.intp)
+            else np.array([kernel.attribute for kernel in cast("list[WeakRBF]", self.column_kernels_)], dtype=np.intp)
         )
         weights: dict[tuple[int, int, int], float] = {}
         for choice, coef in zip(choices, self.coef_, strict=True):

@@ -51,7 +51,7 @@ SOLVERS = ("auto", "libsvm", "liblinear")
 
 def _is_count(value) -> bool:
     """An integer >= 1 (not a bool)."""
-    return not isinstance(value, bool) and isinstance(value, Integral) and value >= 1
+    return not isinstance(value, bool) and isinstance(value, Integral) and int(value) >= 1
 
 
 class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):

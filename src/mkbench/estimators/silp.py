@@ -133,3 +133,4 @@ class SILPClassifier(MKLClassifierBase):
             master.add_cut(solution.alpha_sum + gradient)  # S_k(alpha^t) = sum alpha - 1/2 alpha'YK_kYalpha
             beta, theta = master.solve()
             beta = clean_weights(beta)
+        raise AssertionError("unreachable: count() does not end")  # for mypy, which cannot tell

@@ -166,6 +166,7 @@ class SimpleMKLClassifier(MKLClassifierBase):
             if better is None:
                 return MKLResult(solution, iteration, "stalled", history)
             solution = better
+        raise AssertionError("unreachable: count() does not end")  # for mypy, which cannot tell
 
     def _step(self, svm: CombinedSVM, current: SVMSolution, gradient: np.ndarray) -> SVMSolution | None:
         """One descent step from ``current``; None if no lower J was found along the direction.

@@ -28,10 +28,10 @@ from ..masters import LPMaster
 from ..oracles import KernelOracle
 from ._binary import BinaryClassifierMixin, binary_targets
 from ._convergence import warn_unless_optimal
+from ._kernel_columns import KernelExpansion, enter_all
 from ._multiclass import PlattMixin
 from ._sparse_inputs import refuse_sparse
 from ._weights import refuse_sample_weight
-from .cgboost import _CGBoost, _enter_all
 
 __all__ = ["SOLVES", "LP9Fit", "SSMKClassifier", "solve_lp9"]
 
@@ -100,7 +100,7 @@ def solve_lp9(
         raise ValueError(f"solve={solve!r} is not one of {', '.join(map(repr, SOLVES))}")
     master = LPMaster(y, C, alpha_sign="free", intercept="free")  # K_0 = e: b is in every restricted LP
     oracle = KernelOracle(columns, strategy="full")  # eq. 11 over every column not yet in the LP
-    initial = _enter_all(columns, master, oracle) if solve == "full" else []
+    initial = enter_all(columns, master, oracle) if solve == "full" else []
 
     def size(solution, choices):
         return {
@@ -116,7 +116,7 @@ def solve_lp9(
     return LP9Fit(result=result, columns=initial + result.choices, split=(u.copy(), v.copy()))
 
 
-class SSMKClassifier(PlattMixin, BinaryClassifierMixin, _CGBoost):
+class SSMKClassifier(PlattMixin, BinaryClassifierMixin, KernelExpansion):
     """Semi-supervised mixture of kernels (SSMK, Algorithm 1), or IMK without unlabelled data.
 
     Parameters

@@ -11,6 +11,7 @@ learners, Table II). It searches an estimator object, as scikit-learn's
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
@@ -138,6 +139,9 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
     True
     """
 
+    best_params_: dict[str, Any]
+    cv_results_: dict[str, Any] | None
+
     def __init__(
         self,
         method: str = "cgens",
@@ -223,8 +227,8 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
                     staged = list(model.staged_predict(X[test])) or [model.predict(X[test])]
                     for k, t in enumerate(n_iters):
                         errors[g, k] += _error(staged[min(t, len(staged)) - 1], y[test], test_weights) / self.cv
-        g, k = np.unravel_index(np.argmin(errors), errors.shape)
-        self.best_params_ = {**bandwidth, **grid[g], **({} if n_iters is None else {counter: n_iters[k]})}
+        best, best_count = np.unravel_index(np.argmin(errors), errors.shape)
+        self.best_params_ = {**bandwidth, **grid[best], **({} if n_iters is None else {counter: n_iters[best_count]})}
         self.best_estimator_ = self._make({**params, **self.best_params_})
         with warnings.catch_warnings():
             if n_iters is not None:  # the chosen count is a parameter, not a solver that fell short

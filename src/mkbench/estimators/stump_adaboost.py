@@ -128,6 +128,11 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _stop_when_perfect = True  # a stump with edge 1 has Hamming loss 0
+    classes_: np.ndarray
+    stumps_: list[Stump]
+    votes_: np.ndarray
+    alphas_: np.ndarray
+    n_iter_: int
 
     def __init__(self, n_estimators: int = 1000) -> None:
         self.n_estimators = n_estimators

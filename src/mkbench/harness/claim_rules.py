@@ -99,6 +99,11 @@ def kind(rule: str | dict) -> str:
     return rule if isinstance(rule, str) else ("factor" if "factor" in rule else "bound")
 
 
+def _spec(rule: str | dict) -> dict[str, Any]:
+    """The fields of a ``factor`` or ``bound`` rule (a named rule has none)."""
+    return {} if isinstance(rule, str) else rule
+
+
 def _bounds(check: dict[str, Any]) -> dict[str, float]:
     return {key: check[key] for key in ("at_least", "at_most") if check.get(key) is not None}
 
@@ -112,7 +117,7 @@ def rule_problems(rule: str | dict, check: dict[str, Any]) -> list[str]:
     """What is wrong with ``check``'s threshold under ``rule`` (empty when it is the rule's)."""
     statistic = check.get("statistic", "difference" if "b" in check else "mean")
     bounds = _bounds(check)
-    which = kind(rule)
+    which, spec = kind(rule), _spec(rule)
     one = next(iter(bounds.values())) if len(bounds) == 1 else None
     if which == "direction":
         unit = 1.0 if statistic == "ratio" else 0.0
@@ -122,10 +127,10 @@ def rule_problems(rule: str | dict, check: dict[str, Any]) -> list[str]:
         if statistic not in ("ratio", "mean") or bounds not in ({"at_least": 2}, {"at_most": 0.5}):
             return [f"rule intensifier needs a ratio with at_least 2 (or at_most 0.5), not {statistic} {bounds}"]
     elif which == "factor":
-        wanted = evaluate(rule["factor"]) / FACTOR_TOLERANCE
+        wanted = evaluate(spec["factor"]) / FACTOR_TOLERANCE
         if "at_least" not in bounds or len(bounds) != 1 or not _close(bounds["at_least"], wanted):
             return [
-                f"rule factor {rule['factor']} needs at_least {wanted:.3g} (the factor / {FACTOR_TOLERANCE}), "
+                f"rule factor {spec['factor']} needs at_least {wanted:.3g} (the factor / {FACTOR_TOLERANCE}), "
                 f"not {bounds}"
             ]
     elif which == "comparable":
@@ -144,14 +149,14 @@ def rule_problems(rule: str | dict, check: dict[str, Any]) -> list[str]:
     elif which == "trend":
         if statistic != "trend" or bounds != {"at_most": -0.5}:
             return [f"rule trend needs statistic trend with at_most -0.5, not {statistic} {bounds}"]
-    elif one is None or not _close(one, rule["bound"]):
-        return [f"rule bound {rule['bound']} needs that one bound, not {bounds}"]
+    elif one is None or not _close(one, spec["bound"]):
+        return [f"rule bound {spec['bound']} needs that one bound, not {bounds}"]
     return []
 
 
 def alternatives(rule: str | dict, check: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """The other readings the claim's words allow: ``(name, check)`` pairs, each a variant of ``check``."""
-    which = kind(rule)
+    which, spec = kind(rule), _spec(rule)
     bounds = _bounds(check)
     side = next(iter(bounds)) if len(bounds) == 1 else None
     out: list[tuple[str, dict[str, Any]]] = []
@@ -160,7 +165,13 @@ def alternatives(rule: str | dict, check: dict[str, Any]) -> list[tuple[str, dic
         base = {k: v for k, v in check.items() if k not in ("at_least", "at_most")}
         out.append((name, {**base, **new}))
 
-    if which == "direction" and "b" in check and check.get("statistic", "difference") in ("difference", "ratio"):
+    # direction, intensifier and bound vary the one bound (side); rule_problems rejects a check without it
+    if (
+        which == "direction"
+        and side is not None
+        and "b" in check
+        and check.get("statistic", "difference") in ("difference", "ratio")
+    ):
         swapped = "difference" if check.get("statistic") == "ratio" else "ratio"
         unit = 1.0 if swapped == "ratio" else 0.0
         what = "ratio of means" if swapped == "ratio" else "paired difference"
@@ -175,15 +186,15 @@ def alternatives(rule: str | dict, check: dict[str, Any]) -> list[tuple[str, dic
                 },
             )
         )
-    elif which == "intensifier":
+    elif which == "intensifier" and side is not None:
         for factor in (1.5, 3.0):
             value = factor if side == "at_least" else 1 / factor
             with_bounds(f"{factor:g}x", **{side: value})
     elif which == "factor":
-        k = evaluate(rule["factor"])
+        k = evaluate(spec["factor"])
         with_bounds(f"the stated factor {k:.3g} without tolerance", at_least=k)
-        for value in rule.get("alternatives", []):
-            with_bounds(f"{value:g}x ({rule['words']})", at_least=value)
+        for value in spec.get("alternatives", []):
+            with_bounds(f"{value:g}x ({spec['words']})", at_least=value)
     elif which == "comparable":
         ratio = check.get("statistic") == "ratio"
         t = bounds["at_most"] - 1 if ratio else bounds["at_most"]
@@ -203,19 +214,19 @@ def alternatives(rule: str | dict, check: dict[str, Any]) -> list[tuple[str, dic
         with_bounds("better alone (>= 0)", at_least=0)
     elif which == "trend":
         with_bounds("rho <= 0 (any fall)", at_most=0.0)
-    elif which == "bound":
-        for value in rule["alternatives"]:
+    elif which == "bound" and side is not None:
+        for value in spec["alternatives"]:
             with_bounds(f"{'>=' if side == 'at_least' else '<='} {value:g}", **{side: value})
     return out
 
 
 def describe(rule: str | dict) -> str:
     """The rule in a few words, for the report."""
-    which = kind(rule)
+    which, spec = kind(rule), _spec(rule)
     if which == "factor":
-        k = evaluate(rule["factor"])
-        stated = rule["factor"] if rule["factor"].strip() == f"{k:g}" else f"{rule['factor']} = {k:.3g}"
+        k = evaluate(spec["factor"])
+        stated = spec["factor"] if spec["factor"].strip() == f"{k:g}" else f"{spec['factor']} = {k:.3g}"
         return f"stated factor {stated}, less 25%"
     if which == "bound":
-        return f"bound {rule['bound']:g} ({rule['words']})"
+        return f"bound {spec['bound']:g} ({spec['words']})"
     return which

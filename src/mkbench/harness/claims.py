@@ -190,7 +190,7 @@ def decide(comparisons: list[Comparison]) -> tuple[str, str]:
 
 def _readings(claim: Claim, root: str | os.PathLike) -> tuple[tuple[str, str], ...]:
     """The verdict under each other reading of the claim's words (:func:`claim_rules.alternatives`)."""
-    if claim.rule is None:
+    if claim.rule is None or claim.check is None:  # a rule reads a check's threshold: none without one
         return ()
     alternatives = claim_rules.alternatives(claim.rule, claim.check)
     return tuple((name, decide(run_check(check, root))[0]) for name, check in alternatives)

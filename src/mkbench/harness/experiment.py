@@ -167,7 +167,7 @@ def _feature_counts(model, estimator: str) -> dict[str, int]:
 
 def _model_size(model) -> dict[str, Any]:
     """Model size fields the estimator exposes: support vectors, columns, storage, history."""
-    out = {}
+    out: dict[str, Any] = {}
     sizes = (
         ("n_support_", "n_support"),
         ("storage_", "storage"),

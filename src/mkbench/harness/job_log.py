@@ -68,7 +68,8 @@ def _on_sigint(signum, frame) -> None:
         _ctrl_c.set()
         # os.write, not print or logging: a signal handler may run in the middle of the main
         # thread's own write to sys.stderr, and a buffered stream refuses that reentrant call.
-        os.write(sys.__stderr__.fileno(), f"{RESUME}\n".encode())
+        if sys.__stderr__ is not None:  # None in a process started without a stderr
+            os.write(sys.__stderr__.fileno(), f"{RESUME}\n".encode())
     signal.default_int_handler(signum, frame)
 
 

@@ -92,12 +92,12 @@ class KernelColumns:
         dtype: type = np.float64,
         signs: np.ndarray | None = None,
     ) -> None:
-        self.X = np.ascontiguousarray(_as_points(X), dtype=dtype)
+        self.X: np.ndarray = np.ascontiguousarray(_as_points(X), dtype=dtype)
         self.centres = self.X if centres is None else np.ascontiguousarray(_as_points(centres), dtype=dtype)
         if self.centres.shape[1] != self.X.shape[1]:
             raise ValueError(f"centres have {self.centres.shape[1]} features but X has {self.X.shape[1]}")
         self.kernels = tuple(k.resolve(self.centres) for k in make_library(kernels))
-        self.signs = None if signs is None else np.asarray(signs, dtype=dtype).reshape(-1)
+        self.signs: np.ndarray | None = None if signs is None else np.asarray(signs, dtype=dtype).reshape(-1)
         if self.signs is not None and self.signs.shape[0] != self.centres.shape[0]:
             raise ValueError(
                 f"signs has {self.signs.shape[0]} entries, one per centre is needed ({self.centres.shape[0]})"

@@ -115,7 +115,7 @@ def _check_sigma(sigma: float | None) -> None:
         raise ValueError(f"sigma must be > 0 (or None for the data default), got {sigma!r}")
 
 
-def _width_from(kernel: Kernel) -> None:
+def _width_from(kernel: RBF | WeakRBF) -> None:
     """Set sigma = 1 / gamma when a Gaussian kernel was given scikit-learn's gamma, then check it."""
     if kernel.gamma is not None:
         if kernel.sigma is not None:

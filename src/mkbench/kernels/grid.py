@@ -296,22 +296,26 @@ def _fill_products(stack: np.ndarray, kernels: Sequence[Kernel], members: list[i
     repeated products (polynomial), and exp(-D / sigma) with D_ij = ||x_i||^2 + ||x_j||^2 - 2 G_ij
     (Gaussian, :func:`mkbench.kernels.functions._squared_distances`'s formula).
     """
-    bases = [kernels[k].kernel if isinstance(kernels[k], OnVariables) else kernels[k] for k in members]
+    bases = [kernel.kernel if isinstance(kernel, OnVariables) else kernel for kernel in (kernels[k] for k in members)]
     gaussians = [(k, base) for k, base in zip(members, bases, strict=True) if isinstance(base, RBF)]
-    D = _squared_distances(X, X) if gaussians else None
-    for k, base in gaussians:
-        np.divide(D, -_DENOMINATORS[base.denominator](base.sigma), out=stack[k])
-        np.exp(stack[k], out=stack[k])
-    del D
-    products = [(k, base) for k, base in zip(members, bases, strict=True) if not isinstance(base, RBF)]
-    G = X @ X.T if products else None
-    for k, base in products:
-        if isinstance(base, Linear):
-            stack[k] = G
-            continue
-        np.multiply(G, base.gamma, out=stack[k])
-        stack[k] += base.offset
-        _integer_power(stack[k], base.degree)
+    if gaussians:
+        D = _squared_distances(X, X)
+        for k, rbf in gaussians:
+            assert rbf.sigma is not None  # members are RBFs of a given width (unit_trace_stack)
+            np.divide(D, -_DENOMINATORS[rbf.denominator](rbf.sigma), out=stack[k])
+            np.exp(stack[k], out=stack[k])
+        del D
+    # the other members are linear and polynomial kernels (unit_trace_stack)
+    products = [(k, base) for k, base in zip(members, bases, strict=True) if isinstance(base, (Linear, Polynomial))]
+    if products:
+        G = X @ X.T
+        for k, product in products:
+            if isinstance(product, Linear):
+                stack[k] = G
+                continue
+            np.multiply(G, product.gamma, out=stack[k])
+            stack[k] += product.offset
+            _integer_power(stack[k], product.degree)
 
 
 def _integer_power(K: np.ndarray, degree: int) -> None:

@@ -172,6 +172,7 @@ def _check_training_kernel(k: int, K: np.ndarray, check_psd: str | bool, single:
         diagonal = np.diagonal(K)
         if (diagonal + np.abs(diagonal) - row_abs).min() >= -tolerance:  # every Gershgorin disc reaches no lower
             return
+        assert single is not None  # given with check_psd="fast"
         np.multiply(K, 1.0 / largest, out=single)  # scaled: no overflow or underflow in single precision
         single.flat[:: len(K) + 1] += tolerance / largest
         if spotrf(single.T, lower=1, clean=0, overwrite_a=1)[1] == 0:  # in place: single.T is Fortran-ordered

@@ -20,6 +20,7 @@ compiled with numba (``nogil=True, cache=True``) as the exact one is.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import numba
 import numpy as np
@@ -232,6 +233,8 @@ class BinnedStumps(_StumpFamily):
         ``thresholds[b, j]``: the threshold after bin b of feature j (+inf after its last).
     """
 
+    X: Any  # an ndarray, or a scipy.sparse CSC array for sparse input (scipy has no type information)
+
     def __init__(self, X, *, max_bins: int = 255, constant: bool = False) -> None:
         if not (isinstance(max_bins, int | np.integer) and 2 <= max_bins <= 256):
             raise ValueError(f"max_bins must be an integer from 2 to 256 (bins coded in uint8), got {max_bins!r}")
@@ -246,7 +249,8 @@ class BinnedStumps(_StumpFamily):
         self.positions = np.full((max_bins, d), n - 1, dtype=np.int64, order="F")
         self.heaviest = np.zeros(d, dtype=np.int64)
         self.column = np.full(d, -1, dtype=np.int64)
-        dense, points, bins = [], [], []
+        dense: list[np.ndarray] = []
+        points, bins = [], []
         for j, (thresholds, bin_counts, heaviest, index, codes) in enumerate(
             _sparse_features(X, max_bins) if sparse else _dense_features(X, max_bins)
         ):

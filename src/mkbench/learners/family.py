@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import scipy.sparse
 
@@ -77,8 +79,8 @@ def _variance(X: np.ndarray) -> float:
     """The variance of all of X's entries; of a sparse X, from its stored entries (the others are 0)."""
     if not scipy.sparse.issparse(X):
         return float(X.var())
-    X = X.copy()
-    X.sum_duplicates()
-    size = X.shape[0] * X.shape[1]
-    mean = X.sum() / size
-    return float((((X.data - mean) ** 2).sum() + (size - X.nnz) * mean**2) / size)
+    S: Any = X.copy()  # scipy's sparse types are Any (no type information)
+    S.sum_duplicates()
+    size = S.shape[0] * S.shape[1]
+    mean = S.sum() / size
+    return float((((S.data - mean) ** 2).sum() + (size - S.nnz) * mean**2) / size)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from numbers import Integral, Real
+from typing import Any
 
 import numpy as np
 import scipy.sparse
@@ -96,6 +97,7 @@ class _Sampled(ABC):
                 scores[k] = exact[j]
             if abs(scores[k]) > top:
                 top, chosen = abs(scores[k]), (theta[:, k].copy(), float(kappa[k]), float(scores[k]))
+        assert chosen is not None  # n_candidates >= 1 learners were scored
         learner = self._learner(*chosen)
         return Best(learner, top, learner(self.X), self.n_candidates, sum_squares)
 
@@ -120,7 +122,8 @@ class _Sampled(ABC):
 def _squared_norms(X: np.ndarray) -> np.ndarray:
     """||x_i||^2 of each row of X, dense or sparse."""
     if scipy.sparse.issparse(X):
-        return np.asarray(X.multiply(X).sum(axis=1)).ravel()
+        S: Any = X  # scipy's sparse types are Any (no type information)
+        return np.asarray(S.multiply(S).sum(axis=1)).ravel()
     return np.einsum("ij,ij->i", X, X)
 
 
@@ -204,7 +207,7 @@ class FourierFeatures(_Sampled):
         if not (isinstance(gamma, Real) and np.isfinite(gamma) and gamma > 0):
             raise ValueError(f"gamma must be a finite number > 0, got {gamma!r}")
         super().__init__(X, n_candidates=n_candidates, random_state=random_state)
-        self.gamma = float(gamma)
+        self.gamma: float = float(gamma)
 
     def _draw(self, size: int) -> tuple[np.ndarray, np.ndarray]:
         theta = self.random_state.normal(0.0, np.sqrt(2.0 * self.gamma), (self.X.shape[1], size))

@@ -28,7 +28,7 @@ def _scan_rows(
     W: np.ndarray,
     index: np.ndarray,
     available: np.ndarray,
-    positions: np.ndarray,
+    positions: np.ndarray | None,
     j: int,
     totals: np.ndarray,
     per_row: bool,
@@ -190,7 +190,7 @@ def _stump_search_rows(
     return rows, features, scores, sum_squares
 
 
-def _midpoint(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+def _midpoint(lo: np.ndarray | float, hi: np.ndarray | float) -> np.ndarray:
     """The stump threshold between sorted values lo < hi: their midpoint, or lo if no float lies strictly between.
 
     A point x then goes above the threshold (x > t) exactly when x >= hi, so the
@@ -374,7 +374,8 @@ class Stumps(_StumpFamily):
         self.X = X
         self.n_samples, self.n_features = n, d
         # column-major (each feature's sorted points contiguous), as the search walks them
-        order = np.argsort(X, axis=0, kind="stable").astype(np.int32 if n < 2**31 else np.intp)
+        index_type: type[np.signedinteger] = np.int32 if n < 2**31 else np.intp
+        order = np.argsort(X, axis=0, kind="stable").astype(index_type)
         self.order = np.asfortranarray(order)
         self.sorted = np.asfortranarray(np.take_along_axis(X, order, axis=0))
         # row r < n - 1 splits the sorted points r | r + 1; row n - 1 is the constant learner

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 import scipy.sparse
@@ -20,8 +21,9 @@ __all__ = ["Best", "FourierFeature", "Perceptron", "Stump", "outputs"]
 def _points(X: np.ndarray) -> np.ndarray:
     """X as a 2-D float64 array, or a scipy sparse X as a float64 CSR or CSC array (not densified)."""
     if scipy.sparse.issparse(X):
-        X = X.astype(np.float64, copy=False) if X.format in ("csr", "csc") else X.tocsr().astype(np.float64)
-        return scipy.sparse.csr_array(X) if X.format == "csr" else scipy.sparse.csc_array(X)
+        S: Any = X  # scipy's sparse types are Any (no type information)
+        S = S.astype(np.float64, copy=False) if S.format in ("csr", "csc") else S.tocsr().astype(np.float64)
+        return scipy.sparse.csr_array(S) if S.format == "csr" else scipy.sparse.csc_array(S)
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"expected a 2-D array of points (n_samples, n_features), got shape {X.shape}")
@@ -31,7 +33,8 @@ def _points(X: np.ndarray) -> np.ndarray:
 def _columns(X: np.ndarray, features: np.ndarray | int) -> np.ndarray:
     """The columns ``features`` of X (points from :func:`_points`), dense: of a sparse X, only those densified."""
     if scipy.sparse.issparse(X):
-        dense = X[:, np.atleast_1d(features)].toarray()
+        S: Any = X  # scipy's sparse types are Any (no type information)
+        dense = S[:, np.atleast_1d(features)].toarray()
         return dense if np.ndim(features) else dense[:, 0]
     return X[:, features]
 
@@ -123,14 +126,17 @@ def outputs(learners: Sequence[Stump | Perceptron | FourierFeature], X: np.ndarr
         return np.zeros((X.shape[0], 0))
     kinds = {type(h) for h in learners}
     if kinds == {Stump}:
-        features = np.array([h.feature for h in learners], dtype=np.intp)
-        thresholds = np.array([h.threshold for h in learners])
-        return _signs(_columns(X, features) > thresholds) * np.array([h.sign for h in learners])
+        stumps = cast(Sequence[Stump], learners)  # one kind, by the test: mypy does not narrow by it
+        features = np.array([h.feature for h in stumps], dtype=np.intp)
+        thresholds = np.array([h.threshold for h in stumps])
+        return _signs(_columns(X, features) > thresholds) * np.array([h.sign for h in stumps])
     if kinds == {Perceptron}:
-        theta = np.column_stack([h.theta for h in learners])
-        kappa = np.array([h.kappa for h in learners])
-        return _signs(X @ theta > kappa) * np.array([h.sign for h in learners])
+        perceptrons = cast(Sequence[Perceptron], learners)
+        theta = np.column_stack([h.theta for h in perceptrons])
+        kappa = np.array([h.kappa for h in perceptrons])
+        return _signs(X @ theta > kappa) * np.array([h.sign for h in perceptrons])
     if kinds == {FourierFeature}:
-        theta = np.column_stack([h.theta for h in learners])
-        return np.cos(X @ theta - np.array([h.kappa for h in learners]))
+        fourier = cast(Sequence[FourierFeature], learners)
+        theta = np.column_stack([h.theta for h in fourier])
+        return np.cos(X @ theta - np.array([h.kappa for h in fourier]))
     return np.column_stack([h(X) for h in learners])

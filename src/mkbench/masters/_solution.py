@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from numbers import Real
+from typing import overload
 
 import numpy as np
 from scipy.linalg.blas import dgemm
@@ -131,6 +132,10 @@ def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
     return value
 
 
+@overload
+def check_C(C: float, n_rows: None = None) -> float: ...
+@overload
+def check_C(C: float | np.ndarray, n_rows: int | None = None) -> float | np.ndarray: ...
 def check_C(C: float | np.ndarray, n_rows: int | None = None) -> float | np.ndarray:
     """Return the slack weight C: a float if C is a finite number > 0, else the per-sample weights C_i.
 

@@ -38,6 +38,7 @@ solver fail on these masters (measured, see :mod:`.qp_osqp`).
 from __future__ import annotations
 
 from time import perf_counter
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -68,6 +69,23 @@ class NonnegActiveSet:
     score_threshold = 0.0
     entry_tol: float
     max_steps: int | None
+
+    if TYPE_CHECKING:  # what the class it is mixed into provides (class docstring); not defined here at run time
+
+        @property
+        def n_rows(self) -> int: ...
+
+        def _solve_free(self) -> tuple[np.ndarray, float, int, bool]: ...
+
+        def _passive_entered(self, js: np.ndarray) -> None: ...
+
+        def _passive_left(self) -> None: ...
+
+        def _solution(
+            self, w: np.ndarray, b: float, alpha: np.ndarray, iterations: int, seconds: float
+        ) -> MasterSolution: ...
+
+        def _failure(self, iterations: int, seconds: float, status: str = ...) -> MasterSolution: ...
 
     def _start_active_set(self, n_rows: int, entry_tol: float, max_steps: int | None) -> None:
         self.entry_tol = float(entry_tol)
@@ -150,6 +168,7 @@ class NonnegActiveSet:
                     self._passive_left()
                     continue
                 alpha, b, dual = z, z_b, (w, z_b)
+            assert scores is not None  # computed with dual, above or before the loop
             outside = np.where(self._passive | held, -np.inf, scores)
             entered = np.flatnonzero(outside > self.entry_tol)
             if one_by_one and entered.size:

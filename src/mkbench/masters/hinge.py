@@ -9,6 +9,8 @@ master that solves it, so that no estimator picks its master by hand.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ._solution import check_choice
@@ -34,8 +36,8 @@ def make_hinge_master(
     intercept: str = "free",
     solver: str = "auto",
     loose_tol: float | None = None,
-    **options: object,
-) -> LPMaster | QPMaster | SVMDualMaster | LinearSVMCDMaster:
+    **options: Any,
+) -> LPMaster | DualLPMaster | QPMaster | SVMDualMaster | LinearSVMCDMaster:
     """The restricted master of min penalty(alpha) + sum_i C_i xi_i s.t. y_i (K_i. alpha + b) + xi_i >= 1, xi >= 0.
 
     Parameters
@@ -70,7 +72,7 @@ def make_hinge_master(
 
     Returns
     -------
-    LPMaster, QPMaster, SVMDualMaster or LinearSVMCDMaster
+    LPMaster, DualLPMaster, QPMaster, SVMDualMaster or LinearSVMCDMaster
         (or a subclass of these: the alpha >= 0 and free-offset variants).
     """
     check_choice("penalty", penalty, PENALTIES)

@@ -25,7 +25,7 @@ import highspy
 import numpy as np
 
 from ._solution import OPTIMAL, MasterSolution, as_column_block, per_sample
-from .lp_highs import _LPPricing
+from .lp_highs import HighsOption, _LPPricing
 
 __all__ = ["DualLPMaster"]
 
@@ -54,7 +54,7 @@ class DualLPMaster(_LPPricing):
         alpha_sign: str = "nonneg",
         intercept: str = "none",
         columns: np.ndarray | None = None,
-        options: Mapping[str, object] | None = None,
+        options: Mapping[str, HighsOption] | None = None,
         on_failure: str = "raise",
     ) -> None:
         self._highs = self._check(y, C, alpha_sign, intercept, options, on_failure)

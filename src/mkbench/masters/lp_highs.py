@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from time import perf_counter
+from typing import TYPE_CHECKING, Any
 
 import highspy
 import numpy as np
@@ -42,7 +43,10 @@ __all__ = ["DEFAULT_OPTIONS", "LPMaster", "solve_lp"]
 
 _INF = highspy.kHighsInf
 
-DEFAULT_OPTIONS: dict[str, object] = {
+#: A HiGHS option's value, as ``Highs.setOptionValue`` takes it.
+HighsOption = bool | int | float | str
+
+DEFAULT_OPTIONS: dict[str, HighsOption] = {
     "output_flag": False,
     "solver": "simplex",
     "primal_feasibility_tolerance": 1e-9,
@@ -65,6 +69,11 @@ class _LPPricing:
     """What the primal and the dual route of the master LP share: their options, pricing and alpha split."""
 
     score_threshold = 1.0
+    _highs: highspy.Highs  # set by the subclass's __init__, from _check
+
+    if TYPE_CHECKING:  # each route reads HiGHS's solution its own way
+
+        def _read(self, solution: Any, objective: float, iterations: int, seconds: float) -> MasterSolution: ...
 
     def _check(self, y, C, alpha_sign, intercept, options, on_failure) -> highspy.Highs:
         """Validate the common arguments; return a HiGHS instance with the options set."""
@@ -93,8 +102,8 @@ class _LPPricing:
         linear kernel x'z reaches it at inputs of about 3e7 (it grows as their scale squared).
         """
         largest = float(np.max(np.abs(K), initial=0.0))
-        limit = self._highs.getOptionValue("large_matrix_value")
-        limit = float(limit[1] if isinstance(limit, tuple) else limit)  # (status, value) in this highspy
+        value = self._highs.getOptionValue("large_matrix_value")
+        limit = float(value[1] if isinstance(value, tuple) else value)  # (status, value) in this highspy
         if largest >= limit:
             raise ValueError(
                 f"columns have entries up to {largest:.3g}, beyond the {limit:.0e} HiGHS accepts in an LP "
@@ -213,7 +222,7 @@ class LPMaster(_LPPricing):
         alpha_sign: str = "nonneg",
         intercept: str = "none",
         columns: np.ndarray | None = None,
-        options: Mapping[str, object] | None = None,
+        options: Mapping[str, HighsOption] | None = None,
         on_failure: str = "raise",
     ) -> None:
         self._highs = self._check(y, C, alpha_sign, intercept, options, on_failure)
@@ -284,7 +293,7 @@ class LPMaster(_LPPricing):
         )
 
 
-def solve_lp(K: np.ndarray, y: np.ndarray, C: float | np.ndarray, **kwargs: object) -> MasterSolution:
+def solve_lp(K: np.ndarray, y: np.ndarray, C: float | np.ndarray, **kwargs: Any) -> MasterSolution:
     """Solve the full master LP with every candidate column of K at once.
 
     Parameters

@@ -33,6 +33,7 @@ converges more slowly, being nonsmooth in the margins).
 from __future__ import annotations
 
 from time import perf_counter
+from typing import Any
 
 import numpy as np
 
@@ -262,7 +263,7 @@ class NonnegSVMDualMaster(NonnegActiveSet, SVMDualMaster):
         entry_tol: float = 1e-7,
         max_steps: int | None = None,
         columns: np.ndarray | None = None,
-        **options: object,
+        **options: Any,
     ) -> None:
         super().__init__(y, C, **options)
         self._start_active_set(self.n_rows, entry_tol, max_steps)
@@ -292,7 +293,7 @@ def make_qp_master(
     alpha_sign: str = "nonneg",
     intercept: str = "none",
     solver: str = "clarabel",
-    **options: object,
+    **options: Any,
 ) -> SVMDualMaster | LinearSVMCDMaster | QPMaster:
     """The restricted 2-norm master for these options and backend.
 

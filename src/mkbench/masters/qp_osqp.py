@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from time import perf_counter
+from typing import Any
 
 import clarabel
 import numpy as np
@@ -233,6 +234,7 @@ class QPMaster:
         new column that does not violate dual feasibility, so ADMM starts at the
         old optimum instead of next to it. Free alpha has no bound rows.
         """
+        assert self._warm is not None  # called only once there is a last optimal point
         x, y = self._warm
         n_new = self.n_columns - (x.shape[0] - self._n_b - self._m)
         x = np.concatenate([x, np.zeros(n_new)])
@@ -337,7 +339,7 @@ class QPMaster:
         return qp_duality_gap(scores, free_sign=self.alpha_sign == "free")
 
 
-def solve_qp(K: np.ndarray, y: np.ndarray, C: float | np.ndarray, **kwargs: object) -> MasterSolution:
+def solve_qp(K: np.ndarray, y: np.ndarray, C: float | np.ndarray, **kwargs: Any) -> MasterSolution:
     """Solve the full master QP with every candidate column of K at once.
 
     Parameters

@@ -24,7 +24,7 @@ import highspy
 import numpy as np
 
 from ..exceptions import SolverError
-from .lp_highs import DEFAULT_OPTIONS
+from .lp_highs import DEFAULT_OPTIONS, HighsOption
 
 __all__ = ["SILPMaster"]
 
@@ -56,7 +56,7 @@ class SILPMaster:
     master has fewer constraints than the full one.
     """
 
-    def __init__(self, n_kernels: int, *, options: Mapping[str, object] | None = None) -> None:
+    def __init__(self, n_kernels: int, *, options: Mapping[str, HighsOption] | None = None) -> None:
         if not (isinstance(n_kernels, (int, np.integer)) and n_kernels >= 1):
             raise ValueError(f"n_kernels must be an integer >= 1, got {n_kernels!r}")
         self.n_kernels = int(n_kernels)

@@ -123,7 +123,7 @@ class SimplexLSMaster:
         else:
             W, Xi = np.zeros((0, self.L.shape[1])), self._Lc.copy()
         b = self._L_mean - self._H_mean @ W
-        if self._rows is None:
+        if not isinstance(self.C, np.ndarray):  # one C (self._rows is None)
             U, loss = self.C * Xi, 0.5 * self.C * float(np.sum(Xi * Xi))
         else:
             U = self._weigh(Xi)

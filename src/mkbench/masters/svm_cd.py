@@ -34,6 +34,7 @@ one.
 from __future__ import annotations
 
 from time import perf_counter
+from typing import Any
 
 import numpy as np
 
@@ -129,7 +130,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
 
     intercept = "regularized"
     n_newton_solves = 0
-    _newton_w = None  # the primal weights of the last solve Newton ended, or None
+    _newton_w: np.ndarray | None = None  # the primal weights of the last solve Newton ended, or None
     _newton_streak = 0  # solves Newton's method has ended since coordinate descent last did (PROBE_EVERY)
 
     def __init__(
@@ -246,14 +247,13 @@ class LinearSVMCDMaster(FreeSignQPPricing):
         """Passes coordinate descent gets before Newton's method: ``NEWTON_AFTER`` per smoothing stage."""
         return min(NEWTON_AFTER * len(smoothing_widths(self._eps)), self.max_epochs)
 
-    def _newton(self, penalty: np.ndarray | None = None, shift: float = 0.0) -> tuple[int, bool]:
-        """Newton's method on the smoothed primal (:func:`.huber_newton`) from the last Newton or dual weights.
+    def _newton(self) -> tuple[int, bool]:
+        return self._huber_newton(None, 0.0)  # every weight penalised (the offset w_B too), no shift
 
-        ``penalty`` and ``shift`` as for :func:`.huber_newton` (here every weight is
-        penalised, the offset w_B too). Its dual point replaces alpha (and
-        w = sum_i y_i alpha_i x_i) whether accepted or not: it is feasible, and
-        coordinate descent goes on from it when it is not. Returns (Newton steps, accepted).
-        """
+    def _huber_newton(self, penalty: np.ndarray | None, shift: float) -> tuple[int, bool]:
+        """Newton's method on the smoothed primal (:func:`.huber_newton`, its ``penalty`` and ``shift``) from the
+        last Newton or dual weights. Its dual point replaces alpha and w = sum_i y_i alpha_i x_i, accepted or not
+        (it is feasible; coordinate descent goes on from it). Returns (Newton steps, accepted)."""
         X, y, C = self._X.array, self.y, self.C
 
         def done(u: np.ndarray, w: np.ndarray, w_u: np.ndarray) -> bool:
@@ -365,7 +365,7 @@ class NonnegLinearSVMCDMaster(NonnegActiveSet, LinearSVMCDMaster):
         entry_tol: float = 1e-7,
         max_steps: int | None = None,
         columns: np.ndarray | None = None,
-        **options: object,
+        **options: Any,
     ) -> None:
         super().__init__(y, C, loose_tol=loose_tol, **options)
         self._start_active_set(self.n_rows, entry_tol, max_steps)

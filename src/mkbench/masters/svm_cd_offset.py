@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from time import perf_counter
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -57,7 +58,13 @@ __all__ = ["FreeOffsetSVMCDMaster", "NonnegFreeOffsetSVMCDMaster"]
 CRAWL_FACTOR = 100
 
 
-class _FreeOffset:
+if TYPE_CHECKING:  # the mixin's base for the type checker: what it overrides and calls (class docstring)
+    _Base = LinearSVMCDMaster
+else:
+    _Base = object
+
+
+class _FreeOffset(_Base):
     """Mixin over :class:`.LinearSVMCDMaster`: centred columns, and the offset by the method of multipliers.
 
     ``max_outer`` bounds the multiplier updates of one solve; ``n_exact_solves``
@@ -70,7 +77,7 @@ class _FreeOffset:
     n_exact_solves = 0
     _mu = 0.0
 
-    def __init__(self, y: np.ndarray, C: float | np.ndarray, **options: object) -> None:
+    def __init__(self, y: np.ndarray, C: float | np.ndarray, **options: Any) -> None:
         options.setdefault("max_epochs", 1000)
         super().__init__(y, C, **options)
 
@@ -128,8 +135,9 @@ class _FreeOffset:
         """
         penalty = np.ones(self._X.array.shape[1])
         penalty[0] = 0.0
-        steps, accepted = super()._newton(penalty, self._mu)
+        steps, accepted = self._huber_newton(penalty, self._mu)
         if accepted:
+            assert self._newton_w is not None  # an accepted Newton solve keeps its weights
             self._mu += self.intercept_scaling * self._newton_w[0]
             self._newton_w[0] = 0.0
         return steps, accepted
@@ -247,7 +255,7 @@ class FreeOffsetSVMCDMaster(_FreeOffset, LinearSVMCDMaster):
     """
 
     def __init__(
-        self, y: np.ndarray, C: float | np.ndarray, *, columns: np.ndarray | None = None, **options: object
+        self, y: np.ndarray, C: float | np.ndarray, *, columns: np.ndarray | None = None, **options: Any
     ) -> None:
         super().__init__(y, C, **options)
         if columns is not None:
@@ -298,7 +306,7 @@ class NonnegFreeOffsetSVMCDMaster(_FreeOffset, NonnegLinearSVMCDMaster):
         self._passive = (alpha > 1e-9 * max(1.0, alpha.max(initial=0.0))) & (scores > 0.0)
         alpha = np.where(self._passive, alpha, 0.0)
         self._rebuild_features()  # the centred features of P, in W's order, and w from u
-        self._mu = exact.intercept + self._means @ alpha[self._passive]  # b = mu - means' alpha
+        self._mu = float(exact.intercept + self._means @ alpha[self._passive])  # b = mu - means' alpha
         self._x, self._dual = (alpha, float(exact.intercept)), None
         self.n_exact_solves += 1
         return True

@@ -233,7 +233,7 @@ def huber_newton(
     if np.ndim(C):
         Xh, scale, present, h_norms2 = X * np.sqrt(C)[:, None], 1.0, C > 0.0, C * row_norms2
     else:
-        Xh, scale, present, h_norms2 = X, C, None, row_norms2
+        Xh, scale, present, h_norms2 = X, float(C), None, row_norms2  # C is one number here
     w = np.array(w, dtype=np.float64)
     margins = y * (X @ w + shift)
     steps = 0
@@ -269,7 +269,7 @@ def huber_newton(
             w += t * d
             margins += t * dm
             steps += 1
-            if t * np.linalg.norm(d) <= 1e-12 * max(1.0, np.linalg.norm(w)):
+            if t * np.linalg.norm(d) <= 1e-12 * max(1.0, float(np.linalg.norm(w))):
                 break  # this width's optimum: narrow it
     u = _dual_point(margins, C, deltas[0])
     return HuberNewton(w, u, steps, bool(done(u, w, X.T @ (y * u))))

@@ -113,8 +113,10 @@ class KernelOracle:
         names = [kernel.name for kernel in self.columns.kernels]
         if priority is None:
             return list(range(len(names)))
-        order = [names.index(p) if isinstance(p, str) and p in names else p for p in priority]
-        if sorted(order) != list(range(len(names))):
+        named = [names.index(p) if isinstance(p, str) and p in names else p for p in priority]
+        # a name not in the library is no index: it fails the check (sorted with the ints, it raised TypeError)
+        order = [int(p) for p in named if not isinstance(p, str)]
+        if len(order) != len(named) or sorted(order) != list(range(len(names))):
             raise ValueError(
                 f"priority {list(priority)!r} must list each kernel of the library exactly once "
                 f"(by index or by name: {', '.join(names)})"
@@ -175,7 +177,7 @@ class KernelOracle:
 
     def entering_per_step(self) -> int:
         """Columns the next pricing step proposes at most: ``columns_per_iteration``, or ceil(sqrt(m)) for ``"sqrt"``."""
-        if self.columns_per_iteration == "sqrt":
+        if isinstance(self.columns_per_iteration, str):  # "sqrt", the one rule
             return max(1, math.ceil(math.sqrt(int(self.in_master.sum()))))
         return self.columns_per_iteration
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..learners import Best, FourierFeatures, Perceptrons, Stumps
+from ..learners import Best, BinnedStumps, FourierFeatures, Perceptrons, SparseStumps, Stumps
 from ..masters import MasterSolution
 from .pricing import Pricing
 
@@ -45,7 +45,9 @@ class LearnerOracle:
     reported when the family is searched exhaustively (stumps), else NaN.
     """
 
-    def __init__(self, family: Stumps | Perceptrons | FourierFeatures, *, exclude_chosen: bool) -> None:
+    def __init__(
+        self, family: Stumps | SparseStumps | BinnedStumps | Perceptrons | FourierFeatures, *, exclude_chosen: bool
+    ) -> None:
         self.family = family
         self.exclude_chosen = exclude_chosen
         self.n_chosen = 0

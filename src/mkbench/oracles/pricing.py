@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -57,13 +57,17 @@ class Pricing:
     more: tuple[tuple[Hashable, np.ndarray], ...] = ()
 
 
-class Oracle(Protocol):
-    """What :func:`mkbench.cg.column_generation` needs from a pricing oracle."""
+#: The kind of column an oracle adds (e.g. ``(kernel, centre)``): each oracle's ``add`` takes its own.
+ChoiceT_contra = TypeVar("ChoiceT_contra", bound=Hashable, contravariant=True)
+
+
+class Oracle(Protocol[ChoiceT_contra]):
+    """What :func:`mkbench.cg.column_generation` needs from a pricing oracle, generic in its choices' type."""
 
     def price(self, solution: MasterSolution, master: Master, tol: float) -> Pricing:
         """Find a column whose dual constraint is violated by more than ``tol``."""
 
-    def add(self, choice: Hashable) -> None:
+    def add(self, choice: ChoiceT_contra) -> None:
         """Record that ``choice`` entered the master (it is not priced again)."""
 
     def counts(self) -> Mapping[str, int]:

@@ -17,7 +17,7 @@ import math
 import numba
 import numpy as np
 
-from ..kernels import RBF, Kernel, WeakRBF, mean_squared_distance
+from ..kernels import RBF, WeakRBF, mean_squared_distance
 from ..masters import MasterSolution
 from .pricing import Pricing
 
@@ -245,6 +245,7 @@ class KernelColumnSearch:
         self.random_state = random_state
         self.reprice_chosen = reprice_chosen
         self.target_mse = target_mse
+        self.attributes: np.ndarray | None  # the weak RBF's usable attributes; None for the RBF
         if kernel == "weak_rbf":
             spread = np.array([mean_squared_distance(self.X[:, [j]]) for j in range(self.X.shape[1])])
             self.attributes = np.flatnonzero(spread > 0)
@@ -269,7 +270,7 @@ class KernelColumnSearch:
         """Attribute groups of candidates: the usable attributes, or 1 for the RBF kernel."""
         return self.widths.shape[0]
 
-    def kernel(self, group: int, k: int) -> Kernel:
+    def kernel(self, group: int, k: int) -> RBF | WeakRBF:
         """The kernel of candidate (attribute group, grid point k), as a :mod:`mkbench.kernels` object."""
         sigma = float(self.widths[group, k])
         if self.attributes is None:

@@ -228,12 +228,13 @@ def _fetch_file(raw: RawFile, home: Path, mirror: Path | None, *, force: bool, d
         except OSError as exc:
             failures.append(f"reading the mirror copy {source} failed ({exc})")
 
-    if download and raw.url is None:
+    url = raw.url
+    if download and url is None:
         failures.append("it has no download URL (the file exists only in the mirror)")
-    elif download:
+    elif download and url is not None:
         try:
             return _install(
-                raw, target, lambda: urllib.request.urlopen(raw.url, timeout=DOWNLOAD_TIMEOUT), f"download {raw.url}"
+                raw, target, lambda: urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT), f"download {raw.url}"
             )
         except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as exc:
             failures.append(f"download of {raw.url} failed ({getattr(exc, 'reason', exc)})")

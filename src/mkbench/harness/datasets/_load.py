@@ -74,6 +74,7 @@ def load(name: str, *, mirror: str | os.PathLike | None = None, data_home: str |
     """
     spec = get_spec(name)
     files = obtain(spec, mirror=mirror, data_home=data_home)
+    assert spec.parser is not None  # obtain refuses a data set that is not public, and a public one has a parser
     return assemble(spec, spec.parser(files), raw_files=list(files))
 
 

@@ -143,7 +143,7 @@ def read_idx(path: str | os.PathLike) -> np.ndarray:
 
 
 def binary_labels(
-    values: Sequence[str], positive: str | Sequence[str], negative: str | Sequence[str], path
+    values: Sequence[str] | np.ndarray, positive: str | Sequence[str], negative: str | Sequence[str], path
 ) -> np.ndarray:
     """Labels in {-1, +1}: +1 for ``positive`` values, -1 for ``negative`` ones.
 
@@ -152,14 +152,14 @@ def binary_labels(
     DataError
         If a value is in neither group.
     """
-    values = np.asarray(values)
-    pos = np.isin(values, [positive] if isinstance(positive, str) else list(positive))
-    neg = np.isin(values, [negative] if isinstance(negative, str) else list(negative))
-    _check_known(values, pos | neg, path)
+    cells = np.asarray(values)
+    pos = np.isin(cells, [positive] if isinstance(positive, str) else list(positive))
+    neg = np.isin(cells, [negative] if isinstance(negative, str) else list(negative))
+    _check_known(cells, pos | neg, path)
     return np.where(pos, 1, -1).astype(np.int64)
 
 
-def class_codes(values: Sequence[str], classes: Sequence[str], path) -> np.ndarray:
+def class_codes(values: Sequence[str] | np.ndarray, classes: Sequence[str], path) -> np.ndarray:
     """Integer codes 0..K-1 of ``values`` in the order of ``classes``.
 
     Raises
@@ -167,10 +167,10 @@ def class_codes(values: Sequence[str], classes: Sequence[str], path) -> np.ndarr
     DataError
         If a value is not one of ``classes``.
     """
-    values = np.asarray(values)
+    cells = np.asarray(values)
     lookup = {c: i for i, c in enumerate(classes)}
-    _check_known(values, np.isin(values, list(classes)), path)
-    return np.fromiter((lookup[v] for v in values), dtype=np.int64, count=values.size)
+    _check_known(cells, np.isin(cells, list(classes)), path)
+    return np.fromiter((lookup[v] for v in cells), dtype=np.int64, count=cells.size)
 
 
 def _check_known(values: np.ndarray, known: np.ndarray, path) -> None:
@@ -179,7 +179,7 @@ def _check_known(values: np.ndarray, known: np.ndarray, path) -> None:
         raise DataError(f"{path}: unexpected value(s) {bad[:5]}; not the expected file")
 
 
-def one_hot(values: Sequence[str], levels: Sequence[str], name: str, path) -> tuple[np.ndarray, list[str]]:
+def one_hot(values: Sequence[str] | np.ndarray, levels: Sequence[str], name: str, path) -> tuple[np.ndarray, list[str]]:
     """One 0/1 column per level of a categorical variable, named ``name=level``.
 
     Raises
@@ -187,9 +187,9 @@ def one_hot(values: Sequence[str], levels: Sequence[str], name: str, path) -> tu
     DataError
         If a value is not one of ``levels``.
     """
-    values = np.asarray(values)
-    _check_known(values, np.isin(values, list(levels)), path)
-    columns = (values[:, None] == np.asarray(levels)[None, :]).astype(np.float64)
+    cells = np.asarray(values)
+    _check_known(cells, np.isin(cells, list(levels)), path)
+    columns = (cells[:, None] == np.asarray(levels)[None, :]).astype(np.float64)
     return columns, [f"{name}={level}" for level in levels]
 
 

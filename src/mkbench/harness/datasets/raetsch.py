@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import partial
+from typing import cast
 
 import numpy as np
 
@@ -238,7 +239,7 @@ register(
         f"{IDA_SIZES['splice'][1]}), splice junctions",
         files=(SPLICE,),
         parser=lambda files: Parsed(*_build_with_sizes(partial(_splice_pool, coding="one-hot"), files, "splice")),
-        source=SPLICE.url,
+        source=cast(str, SPLICE.url),  # a UCI file: it has a URL
         citation="Towell, G., Noordewier, M. and Shavlik, J. (1992), splice-junction gene sequences; UCI",
         variant="UCI splice.data without ambiguous sequences, the rows and labels of splice",
         preprocessing="As splice (15 ambiguous sequences dropped, +1 = EI or IE), each nucleotide coded by "

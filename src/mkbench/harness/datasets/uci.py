@@ -102,7 +102,9 @@ def _parse_house_8h(files) -> Parsed:
                     f"Its files: {[m.name for m in members][:30]}. Use 'house-8l' (OpenML 218) meanwhile."
                 )
             member = tables[0]
-            content = gunzip(tar.extractfile(member).read(), f"{path}:{member.name}")
+            handle = tar.extractfile(member)
+            assert handle is not None  # a regular file (isfile above)
+            content = gunzip(handle.read(), f"{path}:{member.name}")
     except (tarfile.TarError, EOFError, zlib.error, OSError) as exc:
         raise DataError(f"{path}: not a readable tar archive ({exc})") from exc
     source = f"{path}:{member.name}"

@@ -118,7 +118,7 @@ def read_segment(files) -> tuple[np.ndarray, np.ndarray, list[str]]:
         X = np.vstack([np.column_stack([data[n].astype(np.float64) for n in names[:-1]]) for data, _ in parts])
         labels = np.concatenate([np.char.decode(data[names[-1]].astype(bytes)) for data, _ in parts])
         return X, np.char.lower(labels), names[:-1]
-    blocks, labels = [], []
+    blocks, label_blocks = [], []
     for raw in SEGMENT_UCI_FILES:
         path = files[raw.path]
         lines = read_bytes(path).decode("latin-1").splitlines()
@@ -128,9 +128,9 @@ def read_segment(files) -> tuple[np.ndarray, np.ndarray, list[str]]:
             raise DataError(f"{path}: not UCI's segmentation file (no header or no data rows)")
         rows = split_rows("\n".join(body), path, n_fields=SEGMENT_FEATURES + 1, sep=",")
         blocks.append(to_float(rows[:, 1:], path))
-        labels.append(np.char.lower(rows[:, 0]))
-    names = [name.strip().lower() for name in header.split(",")]
-    return np.vstack(blocks), np.concatenate(labels), names
+        label_blocks.append(np.char.lower(rows[:, 0]))
+        names = [name.strip().lower() for name in header.split(",")]  # the last file's header names the columns
+    return np.vstack(blocks), np.concatenate(label_blocks), names
 
 
 def _parse_segment(files) -> Parsed:

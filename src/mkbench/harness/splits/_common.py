@@ -40,7 +40,7 @@ def _check_bool(name: str, value: Any) -> None:
 def _check_test_size(value: Any, n: int) -> None:
     """Accept a fraction in (0, 1) or a number of points in [1, n - 1]."""
     if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):
-        if not 0.0 < value < 1.0:
+        if not 0.0 < float(value) < 1.0:
             raise ConfigError(
                 f"test_size={value!r} is invalid; give a fraction in (0, 1) or a number of points in [1, {n - 1}]"
             )

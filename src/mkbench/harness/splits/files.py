@@ -33,7 +33,8 @@ def save_split(path: str | os.PathLike, split: Mapping[str, Any], meta: Mapping[
         JSON-serialisable description (data set, protocol, seed, repeat...),
         stored as a JSON string under the key ``"meta"``.
     """
-    arrays = _check_split(split, None, f"split for {os.fspath(path)}")
+    # Any values: savez's stub would otherwise read a part named "allow_pickle" as its flag
+    arrays: dict[str, Any] = _check_split(split, None, f"split for {os.fspath(path)}")
     arrays[_META_KEY] = np.array(json.dumps(dict(meta), default=_json_default))
     with atomic_open(path, "wb") as fh:
         np.savez(fh, **arrays)
