@@ -23,7 +23,7 @@ from mkbench import (
 )
 from mkbench.harness.config import load_config
 
-from .conftest import ROOT
+from ..conftest import ROOT
 
 #: The parameters whose defaults changed on 2026-11-28: registry name -> {parameter: (former, new)}.
 CHANGED = {
