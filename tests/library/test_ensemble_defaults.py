@@ -98,6 +98,8 @@ CONFIGS = [("config.yaml",), ("smoke.yaml",), ("config.yaml", "peers.yaml")]
 
 @pytest.mark.parametrize("files", CONFIGS, ids=["+".join(files) for files in CONFIGS])
 def test_paper_configs_set_every_changed_parameter_themselves(files):
+    if "peers.yaml" in files:
+        pytest.importorskip("lightgbm", reason="config/peers.yaml names lightgbm:LGBMClassifier (the [peers] extra)")
     config = load_config(*(ROOT / "config" / name for name in files))
     found = 0
     for experiment, exp in config["experiments"].items():
