@@ -117,7 +117,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
     Every other public fitted attribute of the refitted method (a name ending in
     ``_``, e.g. ``status_``, ``history_``, ``n_support_``, ``n_columns_by_kernel_``)
     is read through from ``best_estimator_``, so a record of the search
-    (:func:`mkbench.experiment.run_job`) has the same size fields as a record of
+    (:func:`mkbench.harness.experiment.run_job`) has the same size fields as a record of
     the method fitted alone.
 
     Examples
