@@ -130,3 +130,23 @@ def test_cgens_sls_solves_its_small_masters_on_one_blas_thread(monkeypatch):
     X_train, _, y_train, _ = _split(load_wine)
     CGEnsSLSClassifier(max_iter=5).fit(X_train, y_train)
     assert seen and set(seen) == {1}
+
+
+@pytest.mark.parametrize("name", ["CGBoostClassifier", "CGBoostRegressor", "SSMKClassifier", "SILPClassifier"])
+def test_kernel_column_fits_run_on_one_blas_thread_whatever_the_callers(name):
+    """The fit computes its kernels (here a recording linear kernel) on one BLAS thread, even when its caller runs
+    two (estimators/_docs.py, "One BLAS thread")."""
+    import mkbench
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    seen = []
+
+    def linear(A, B):
+        seen.extend(pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas")
+        return A @ B.T
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X, y = X[:80], (y[:80] if name != "CGBoostRegressor" else X[:80, 0])
+    with threadpool_limits(2, "blas"):
+        getattr(mkbench, name)(kernels=[linear]).fit(X, y)
+    assert seen and set(seen) == {1}

@@ -268,3 +268,11 @@ LEARNER_REST = (
     n_features_in_ : int
 """
 )
+
+
+# One BLAS thread: why the column-generation and MKL estimators fit on one BLAS thread (``threadpool_limits.wrap`` on their
+# ``fit``): their restricted masters' solves are small (J x J systems, m x J products, one SVM per kernel
+# weighting), so BLAS threads only add synchronisation, and on a busy machine they made a default fit 7-60x
+# slower for the same model (CGEns-SLS on digits 27 s against 0.43 s; CG-Boost on breast cancer 0.77 s
+# against 0.10 s at load 2 on 2 cores). The workflow's jobs run on one thread already (Snakemake sets
+# OPENBLAS_NUM_THREADS to a rule's threads), so the papers' tables are unchanged.

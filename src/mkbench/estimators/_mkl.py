@@ -40,6 +40,7 @@ from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, clone
 from sklearn.svm import SVC
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+from threadpoolctl import threadpool_limits
 
 from ..kernels.functions import Kernel
 from ..kernels.grid import resolve_kernels, scale_to_unit_trace, unit_trace_stack
@@ -181,6 +182,9 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
     def _optimise(self, svm: CombinedSVM, start: float) -> MKLResult:
         """Minimise J(beta) on the simplex; ``start`` is the perf_counter() time of the fit's start."""
 
+    @threadpool_limits.wrap(
+        limits=1, user_api="blas"
+    )  # small solves: BLAS threads only contend (see estimators/_docs.py, "One BLAS thread")
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None):
         """Learn the kernel weights beta and the SVM; the second of ``classes_`` is the positive class.
 

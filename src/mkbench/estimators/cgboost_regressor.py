@@ -14,6 +14,7 @@ import numpy as np
 from sklearn.base import RegressorMixin, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
+from threadpoolctl import threadpool_limits
 
 from ..masters import make_qp_master
 from ..masters._solution import check_C
@@ -113,6 +114,9 @@ class CGBoostRegressor(RegressorMixin, KernelExpansion):
         self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @threadpool_limits.wrap(
+        limits=1, user_api="blas"
+    )  # small solves: BLAS threads only contend (see estimators/_docs.py, "One BLAS thread")
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> CGBoostRegressor:
         """Fit the epsilon-insensitive regression.
 

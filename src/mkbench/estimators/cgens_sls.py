@@ -182,6 +182,9 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
         return sparse_tags(super().__sklearn_tags__())
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @threadpool_limits.wrap(
+        limits=1, user_api="blas"
+    )  # small solves: BLAS threads only contend (see estimators/_docs.py, "One BLAS thread")
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> CGEnsSLSClassifier:
         """Fit on two or more classes.
 
@@ -218,11 +221,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
         def record(solution, choices):
             path.append((np.array(solution.alpha, dtype=np.float64), np.array(solution.intercept, dtype=np.float64)))
 
-        # The master's solves are small (a J x J Cholesky, m x J products): BLAS threads only add
-        # synchronisation, which on a busy machine made a default fit 30-60x slower (digits: 27 s
-        # against 0.43 s on one thread, the same model); the workflow's jobs run on one thread already.
-        with threadpool_limits(limits=1, user_api="blas"):
-            fit_by_column_generation(self, X, master, learner=self.learner, callback=record, weights=weights)
+        fit_by_column_generation(self, X, master, learner=self.learner, callback=record, weights=weights)
         self.coef_, self.intercept_ = path[-1]
         self.coef_path_ = [coef for coef, _ in path]
         self.intercept_path_ = np.array([b for _, b in path])

@@ -50,6 +50,7 @@ import numpy as np
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import validate_data
+from threadpoolctl import threadpool_limits
 
 from ..exceptions import UnknownNameError
 from ..kernels import KernelColumns, make_library
@@ -310,6 +311,9 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
             raise UnknownNameError(f"{error}; or a weak-learner family: {', '.join(map(repr, LEARNERS))}") from None
 
     @_fit_context(prefer_skip_nested_validation=True)
+    @threadpool_limits.wrap(
+        limits=1, user_api="blas"
+    )  # small solves: BLAS threads only contend (see estimators/_docs.py, "One BLAS thread")
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> ColumnGenerationClassifier:
         """Fit; with two classes the second of ``classes_`` is the positive class (+1), with more one-vs-rest.
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.utils.validation import check_array, validate_data
+from threadpoolctl import threadpool_limits
 
 from ..cg import CGResult, column_generation
 from ..kernels import KernelColumns
@@ -252,6 +253,9 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, KernelExpansion):
         tags.classifier_tags.multi_class = False
         return tags
 
+    @threadpool_limits.wrap(
+        limits=1, user_api="blas"
+    )  # small solves: BLAS threads only contend (see estimators/_docs.py, "One BLAS thread")
     def fit(self, X: np.ndarray, y: np.ndarray, X_unlabeled: np.ndarray | None = None, **fit_params) -> SSMKClassifier:
         """Solve LP (9) on the labelled points, with columns centred at labelled and unlabelled points.
 
