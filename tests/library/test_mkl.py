@@ -247,13 +247,13 @@ def test_bad_inputs_have_clear_messages(data):
     X, labels, _ = data
     with pytest.raises(ValueError, match=r"y has only one class \('a'\): a classifier needs two classes"):
         SILPClassifier().fit(X[:30], np.repeat(["a"], 30))
-    with pytest.raises(ValueError, match="C must be a finite number > 0"):
+    with pytest.raises(ValueError, match=r"'C' parameter of SILPClassifier must be a float in the range \(0.0, inf\)"):
         SILPClassifier(C=0).fit(X, labels)
-    with pytest.raises(ValueError, match="tol must be a finite number > 0"):
+    with pytest.raises(ValueError, match=r"'tol' parameter .* must be a float in the range \(0.0, inf\)\. Got -1"):
         SimpleMKLClassifier(tol=-1).fit(X, labels)
-    with pytest.raises(ValueError, match="max_iter must be an integer >= 0"):
+    with pytest.raises(ValueError, match=r"'max_iter' parameter .* must be an int in the range \[0, inf\)\. Got 2.5"):
         SimpleMKLClassifier(max_iter=2.5).fit(X, labels)
-    with pytest.raises(ValueError, match="line_search_tol must be < 1"):
+    with pytest.raises(ValueError, match=r"'line_search_tol' parameter .* in the range \(0.0, 1.0\)\. Got 1.5"):
         SimpleMKLClassifier(line_search_tol=1.5).fit(X, labels)
     with pytest.raises(KeyError, match="unknown kernel grid 'huge'"):
         SILPClassifier({"grid": "huge"}).fit(X, labels)

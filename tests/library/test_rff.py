@@ -110,13 +110,13 @@ def test_multiclass_is_the_solvers_own(solver):
 @pytest.mark.parametrize(
     "params, message",
     [
-        ({"gamma": 0.0}, "gamma must be a finite number > 0 or None"),
-        ({"gamma": "scale"}, "gamma must be a finite number > 0 or None"),
-        ({"C": -1.0}, "C must be a finite number > 0"),
-        ({"n_components": 0}, "n_components must be an integer >= 1"),
-        ({"max_iter": 2.5}, "max_iter must be an integer >= 1 or None"),
-        ({"tol": 0}, "tol must be a number > 0 or None"),
-        ({"solver": "lbfgs"}, r"solver must be one of \('auto', 'libsvm', 'liblinear'\)"),
+        ({"gamma": 0.0}, r"'gamma' parameter of RFFClassifier must be a float in the range \(0.0, inf\) or None"),
+        ({"gamma": "scale"}, r"'gamma' parameter .* Got 'scale' instead"),
+        ({"C": -1.0}, r"'C' parameter .* must be a float in the range \(0.0, inf\)\. Got -1.0"),
+        ({"n_components": 0}, r"'n_components' parameter .* must be an int in the range \[1, inf\)\. Got 0"),
+        ({"max_iter": 2.5}, r"'max_iter' parameter .* must be an int in the range \[1, inf\) or None\. Got 2.5"),
+        ({"tol": 0}, r"'tol' parameter .* must be a float in the range \(0.0, inf\) or None\. Got 0"),
+        ({"solver": "lbfgs"}, r"'solver' parameter .* must be a str among .*'libsvm'.* Got 'lbfgs'"),
     ],
 )
 def test_bad_parameters_are_named(moons, params, message):

@@ -141,11 +141,11 @@ def test_bad_inputs_have_clear_messages(data):
         SSMKClassifier().fit(X, np.full(len(X), "odd"), X_unlabeled)
     with pytest.raises(ValueError, match="Only binary classification is supported.*3 class"):
         SSMKClassifier().fit(X[:30], np.repeat(["a", "b", "c"], 10))
-    with pytest.raises(ValueError, match="solve must be 'cg' .* or 'full'"):
+    with pytest.raises(ValueError, match=r"'solve' parameter of SSMKClassifier must be a str among .*'cg'.*'simplex'"):
         SSMKClassifier(solve="simplex").fit(X, labels)
-    with pytest.raises(ValueError, match="C must be a finite number > 0"):
+    with pytest.raises(ValueError, match=r"'C' parameter .* must be a float in the range \(0.0, inf\)\. Got 0"):
         SSMKClassifier(C=0).fit(X, labels)
-    with pytest.raises(ValueError, match="max_iter must be an integer >= 0"):
+    with pytest.raises(ValueError, match=r"'max_iter' parameter .* must be an int in the range \[0, inf\)\. Got -1"):
         SSMKClassifier(max_iter=-1).fit(X, labels)
     with pytest.raises(KeyError, match="unknown kernel 'sigmoid'; known kernels"):
         SSMKClassifier(kernels=["sigmoid"]).fit(X, labels)

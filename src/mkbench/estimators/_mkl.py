@@ -32,13 +32,15 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass
+from numbers import Integral, Real
 from time import perf_counter
 from typing import Any, cast
 
 import numpy as np
 from joblib import Parallel, delayed
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator, _fit_context, clone
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 from threadpoolctl import threadpool_limits
 
@@ -48,7 +50,7 @@ from ..kernels.precomputed import PRECOMPUTED, prediction_grams, training_grams
 from ..masters.combined_svm import CombinedSVM, SVMSolution
 from ._binary import binary_targets
 from ._convergence import warn_unless_optimal
-from ._multiclass import MarginClassifierMixin
+from ._multiclass import MarginClassifierMixin, PlattMixin
 from ._mkl_docs import COMMON_ATTRIBUTES, COMMON_NOTES, COMMON_PARAMETERS
 from ._scaling import SCALINGS
 from ._sparse_inputs import refuse_sparse
@@ -61,7 +63,6 @@ __all__ = [
     "ZERO_WEIGHT",
     "MKLClassifierBase",
     "MKLResult",
-    "check_positive",
     "clean_weights",
     "history_row",
     "relative_duality_gap",
@@ -145,43 +146,28 @@ class _PerSampleC(CombinedSVM):
         return SVMSolution(beta, alpha_y, support, float(svc.intercept_[0]), float(J), K)
 
 
-def check_positive(name: str, value: float) -> None:
-    """Raise ValueError naming ``name`` unless ``value`` is a finite number > 0."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float, np.integer, np.floating))
-        or not (np.isfinite(value) and value > 0)
-    ):
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
-
-
 class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
     kernels_: tuple[Kernel, ...] | tuple[str, ...]  # names "precomputed[k]" for precomputed kernels
     """Fit and predict of an MKL classifier (binary; one-vs-rest for more classes); subclasses optimise beta."""
 
-    def _check_params(self) -> None:
-        if isinstance(self.C, str):
-            if self.C != "auto":
-                raise ValueError(
-                    f"C must be a finite number > 0 or 'auto' (the number of training points), got {self.C!r}"
-                )
-        else:
-            check_positive("C", self.C)
-        if self.scaling not in SCALINGS:
-            raise ValueError(
-                f"scaling must be 'range' (each feature centred and divided by its range, then all to unit mean "
-                f"variance), 'standard' (each feature to unit variance), 'center' or None (the inputs as given), "
-                f"got {self.scaling!r}"
-            )
-        check_positive("tol", self.tol)
-        check_positive("svm_tol", self.svm_tol)
-        if isinstance(self.max_iter, bool) or not (isinstance(self.max_iter, (int, np.integer)) and self.max_iter >= 0):
-            raise ValueError(f"max_iter must be an integer >= 0, got {self.max_iter!r}")
+    _parameter_constraints: dict = {
+        **PlattMixin._parameter_constraints,
+        # a kernel grid's name, "precomputed" or a library string ("L,Q,R"); a grid's options; a list of kernel
+        # specs; one Kernel or callable: resolve_kernels names an unknown grid, option or kernel and the known ones
+        "kernels": [str, dict, list, tuple, callable],
+        "C": [Interval(Real, 0, None, closed="neither"), StrOptions({"auto"})],
+        "scaling": [StrOptions({name for name in SCALINGS if name is not None}), None],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "svm_tol": [Interval(Real, 0, None, closed="neither")],
+        "n_jobs": [Integral, None],
+    }
 
     @abstractmethod
     def _optimise(self, svm: CombinedSVM, start: float) -> MKLResult:
         """Minimise J(beta) on the simplex; ``start`` is the perf_counter() time of the fit's start."""
 
+    @_fit_context(prefer_skip_nested_validation=True)
     @threadpool_limits.wrap(
         limits=1, user_api="blas"
     )  # small solves: BLAS threads only contend (see estimators/_docs.py, "One BLAS thread")
@@ -202,7 +188,6 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
         self
         """
         start = perf_counter()
-        self._check_params()
         if self._precomputed:
             y = column_or_1d(y, warn=True)
         else:

@@ -26,7 +26,7 @@ COMMON_PARAMETERS = """
         there (2 cores), and with the inputs scaled and C = n SimpleMKL reached 500 iterations
         without the gap on breast cancer (35 s of CPU), while the 13 kernels fitted in 0.2-0.3 s
         at accuracies within 1.2 points (see :data:`~mkbench.kernels.grid.AUTO_GRID_VALUES`).
-    C : float or "auto", default="auto"
+    C : float > 0 or "auto", default="auto"
         SVM box constraint 0 <= alpha_i <= C; ``"auto"`` is the number n of training points
         (``C_``). The kernels have unit trace (mean diagonal 1/n), and the SVM with C on them
         is the SVM with C / n on the same kernels of mean diagonal 1 (alpha scaled by n), so
@@ -53,11 +53,11 @@ COMMON_PARAMETERS = """
         ones, SILP / SimpleMKL reached 0.947-0.971 with "range" and 0.953-0.971 with "standard"
         there, and 0.987-0.994 with "range" against 0.981-0.987 with "standard" on digits (SVC()
         0.983-0.987), whose border pixels, rarely non-zero, standardisation blows up.
-    tol : float, default=0.01
+    tol : float > 0, default=0.01
         Stop when the relative gap is at most ``tol``.
-    max_iter : int, default=500
+    max_iter : int >= 0, default=500
         Most weight updates (SimpleMKL's ``nbitermax``).
-    svm_tol : float, default=1e-5
+    svm_tol : float > 0, default=1e-5
         libsvm's stopping tolerance for each SVM (scikit-learn's 1e-3 makes the
         gradients and line-search values too noisy near the optimum).
     probability : bool, default=False

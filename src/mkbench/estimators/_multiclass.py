@@ -74,8 +74,14 @@ def _has_probability(estimator: PlattMixin) -> bool:
 
 
 class PlattMixin:
-    """``predict_proba`` by Platt scaling of ``decision_function`` when ``probability=True`` (see the module)."""
+    """``predict_proba`` by Platt scaling of ``decision_function`` when ``probability=True`` (see the module).
 
+    ``_parameter_constraints`` holds ``probability``'s, which the estimators merge into theirs
+    (``{**PlattMixin._parameter_constraints, ...}``); their ``fit`` checks it with the rest
+    (scikit-learn's ``_fit_context``) before anything reads it.
+    """
+
+    _parameter_constraints: dict = {"probability": ["boolean"]}
     probability: bool
     calibrated_: CalibratedClassifierCV | None
 
@@ -83,10 +89,6 @@ class PlattMixin:
         classes_: np.ndarray
 
         def decision_function(self, X) -> np.ndarray: ...
-
-    def _check_probability(self) -> None:
-        if not isinstance(self.probability, (bool, np.bool_)):
-            raise ValueError(f"probability must be True or False, got {self.probability!r}")
 
     def _calibrate(self, X, y: np.ndarray, sample_weight: np.ndarray | None = None, base=None, **fit_params) -> None:
         """With ``probability=True``, fit Platt's sigmoid on cross-validated decision values.
@@ -96,7 +98,6 @@ class PlattMixin:
         ``fit_params`` (e.g. SSMK's ``X_unlabeled``) go unchanged to every fold's fit;
         ``sample_weight`` is split with the rows.
         """
-        self._check_probability()
         if not self.probability:
             self.calibrated_ = None
             return
@@ -148,7 +149,6 @@ class MarginClassifierMixin(PlattMixin, BinaryClassifierMixin):
 
     def _fit_one_vs_rest(self, X, y: np.ndarray, sample_weight: np.ndarray | None = None) -> bool:
         """Fit one binary copy per class when y has more than two; True if it did (``fit`` is then done)."""
-        self._check_probability()
         if self.probability and getattr(self, "_precomputed", False):  # the MKL estimators' precomputed kernels
             raise ValueError(
                 "probability=True needs the data points to cross-validate; with kernels='precomputed' fit "

@@ -13,9 +13,12 @@ dense (a sparse matrix raises a TypeError naming the estimators that take one).
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import Hidden, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -38,11 +41,13 @@ class InfiniteEnsembleSVC(PlattMixin, ClassifierMixin, BaseEstimator):
         Delta - ||x - x'||_1 or Delta' - ||x - x'||_2, Delta fixed on the training inputs
         (:func:`~mkbench.kernels.ensemble.stump_kernel_delta`,
         :func:`~mkbench.kernels.ensemble.perceptron_kernel_delta`); with the
-        SVM's free offset, Delta does not change the classifier.
+        SVM's free offset, Delta does not change the classifier. The kernels take no
+        parameters: a mapping such as ``{"name": "stump", ...}`` (the other estimators'
+        kernel spec) is refused, naming its keys.
     C : float, default=1.0
         SVM regularisation, > 0.
     tol : float, default=1e-3
-        libsvm's stopping tolerance.
+        libsvm's stopping tolerance, > 0.
     probability : bool, default=False
         Fit Platt's sigmoid on 5-fold cross-validated decision values, as SVC does, so
         that ``predict_proba`` exists (5 more fits).
@@ -73,12 +78,21 @@ class InfiniteEnsembleSVC(PlattMixin, ClassifierMixin, BaseEstimator):
     True
     """
 
+    _parameter_constraints: dict = {
+        **PlattMixin._parameter_constraints,
+        # a mapping passes (Hidden: not offered in the message) to be refused by fit, which names its keys
+        "kernel": [StrOptions(set(_KERNELS)), Hidden(dict)],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+    }
+
     def __init__(self, kernel: str = "stump", *, C: float = 1.0, tol: float = 1e-3, probability: bool = False) -> None:
         self.kernel = kernel
         self.C = C
         self.tol = tol
         self.probability = probability
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> InfiniteEnsembleSVC:
         """Fit the SVM on the precomputed kernel matrix of X.
 
@@ -94,17 +108,16 @@ class InfiniteEnsembleSVC(PlattMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        if not isinstance(self.kernel, str) or self.kernel not in _KERNELS:
-            given = (
-                ""
-                if isinstance(self.kernel, str)
-                else (
-                    "; pass the name alone: the stump and perceptron kernels take no parameters (Delta is set by the "
-                    "training inputs)"
-                )
+        if isinstance(self.kernel, dict):  # a kernel spec in the mapping form the other estimators take
+            name = self.kernel.get("name")
+            unknown = [key for key in self.kernel if key != "name"]
+            raise ValueError(
+                f"kernel={self.kernel!r} is not one of {', '.join(map(repr, _KERNELS))}; pass the name alone"
+                + (f" (kernel={name!r})" if name in _KERNELS else "")
+                + ": the stump and perceptron kernels take no parameters"
+                + (f", so {', '.join(map(repr, unknown))} is unknown" if unknown else "")
+                + " (Delta is set by the training inputs)"
             )
-            raise ValueError(f"kernel={self.kernel!r} is not one of {', '.join(map(repr, _KERNELS))}{given}")
-        self._check_probability()
         refuse_sparse(self, X, "its stump and perceptron kernels' L1 / L2 distances need dense inputs")
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)

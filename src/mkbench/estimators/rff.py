@@ -34,9 +34,10 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.kernel_approximation import RBFSampler
 from sklearn.svm import SVC, LinearSVC
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -47,11 +48,6 @@ from ._rbf_inputs import _scale_gamma
 __all__ = ["RFFClassifier"]
 
 SOLVERS = ("auto", "libsvm", "liblinear")
-
-
-def _is_count(value) -> bool:
-    """An integer >= 1 (not a bool)."""
-    return not isinstance(value, bool) and isinstance(value, Integral) and int(value) >= 1
 
 
 class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):
@@ -122,6 +118,17 @@ class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):
     ('libsvm', (30, 2000))
     """
 
+    _parameter_constraints: dict = {
+        **PlattMixin._parameter_constraints,
+        "gamma": [Interval(Real, 0, None, closed="neither"), None],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "solver": [StrOptions(set(SOLVERS))],
+        "tol": [Interval(Real, 0, None, closed="neither"), None],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "random_state": ["random_state"],
+    }
+
     def __init__(
         self,
         *,
@@ -148,21 +155,7 @@ class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
-    def _check_params(self) -> None:
-        gamma = self.gamma
-        if gamma is not None and not (isinstance(gamma, Real) and np.isfinite(gamma) and gamma > 0):
-            raise ValueError(f"gamma must be a finite number > 0 or None (1 / (n_features X.var())), got {gamma!r}")
-        if not (isinstance(self.C, Real) and np.isfinite(self.C) and self.C > 0):
-            raise ValueError(f"C must be a finite number > 0, got {self.C!r}")
-        if not _is_count(self.n_components):
-            raise ValueError(f"n_components must be an integer >= 1, got {self.n_components!r}")
-        if self.max_iter is not None and not _is_count(self.max_iter):
-            raise ValueError(f"max_iter must be an integer >= 1 or None, got {self.max_iter!r}")
-        if self.tol is not None and not (isinstance(self.tol, Real) and self.tol > 0):
-            raise ValueError(f"tol must be a number > 0 or None, got {self.tol!r}")
-        if self.solver not in SOLVERS:
-            raise ValueError(f"solver must be one of {SOLVERS}, got {self.solver!r}")
-
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> RFFClassifier:
         """Draw the features and fit the linear SVM on them.
 
@@ -178,8 +171,6 @@ class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        self._check_params()
-        self._check_probability()
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse="csr")
         check_classification_targets(y)
         weights, rows = present_rows(sample_weight, X)

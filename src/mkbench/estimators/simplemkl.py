@@ -20,9 +20,11 @@ SimpleMKL default ``seuildualitygap``).
 from __future__ import annotations
 
 from itertools import count
+from numbers import Real
 from typing import Any
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 from ..masters.combined_svm import CombinedSVM, SVMSolution
 from ._mkl import (
@@ -31,7 +33,6 @@ from ._mkl import (
     COMMON_PARAMETERS,
     MKLClassifierBase,
     MKLResult,
-    check_positive,
     clean_weights,
     history_row,
     relative_duality_gap,
@@ -84,7 +85,7 @@ class SimpleMKLClassifier(MKLClassifierBase):
     ----------"""
         + COMMON_PARAMETERS
         + """
-    line_search_tol : float, default=0.1
+    line_search_tol : float in (0, 1), default=0.1
         The golden-section search stops when its interval is this fraction of
         the largest step (SimpleMKL's ``goldensearch_deltmax``).
 
@@ -120,6 +121,11 @@ class SimpleMKLClassifier(MKLClassifierBase):
     """
     )
 
+    _parameter_constraints: dict = {
+        **MKLClassifierBase._parameter_constraints,
+        "line_search_tol": [Interval(Real, 0, 1, closed="neither")],  # a fraction of the largest step
+    }
+
     def __init__(
         self,
         kernels: Any = "auto",
@@ -142,14 +148,6 @@ class SimpleMKLClassifier(MKLClassifierBase):
         self.max_iter = max_iter
         self.svm_tol = svm_tol
         self.line_search_tol = line_search_tol
-
-    def _check_params(self) -> None:
-        super()._check_params()
-        check_positive("line_search_tol", self.line_search_tol)
-        if self.line_search_tol >= 1:
-            raise ValueError(
-                f"line_search_tol must be < 1 (a fraction of the largest step), got {self.line_search_tol!r}"
-            )
 
     def _optimise(self, svm: CombinedSVM, start: float) -> MKLResult:
         solution = svm.solve(np.full(svm.n_kernels, 1.0 / svm.n_kernels))

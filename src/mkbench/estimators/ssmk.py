@@ -17,9 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any
 
 import numpy as np
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_array, validate_data
 from threadpoolctl import threadpool_limits
 
@@ -29,7 +32,7 @@ from ..masters import LPMaster
 from ..oracles import KernelOracle
 from ._binary import BinaryClassifierMixin, binary_targets
 from ._convergence import warn_unless_optimal
-from ._kernel_columns import KernelExpansion, enter_all
+from ._kernel_columns import KERNEL_CONSTRAINTS, KernelExpansion, enter_all
 from ._multiclass import PlattMixin
 from ._sparse_inputs import refuse_sparse
 from ._weights import refuse_sample_weight
@@ -127,11 +130,11 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, KernelExpansion):
         mappings such as ``{"name": "rbf", "sigma": 50.0}`` or Kernel objects, or a
         string such as "L,R". The RBF width defaults to the mean of ||x_i - x_j||^2
         over the centres, i.e. over the labelled and unlabelled points.
-    C : float, default=1.0
+    C : float > 0, default=1.0
         Weight of the hinge slacks of the labelled points in LP (9).
-    tol : float, default=1e-6
+    tol : float >= 0, default=1e-6
         Algorithm 1 stops when tau = max_j |sum_i beta_i y_i K_ij| <= 1 + tol (eq. 11).
-    max_iter : int, default=1000
+    max_iter : int >= 0, default=1000
         Most columns to generate, so Algorithm 1 runs at most T = max_iter + 1
         iterations; a ConvergenceWarning is issued when it stops the loop.
     solve : {"cg", "full"}, default="cg"
@@ -227,6 +230,16 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, KernelExpansion):
     #: as SVC() on raw features).
     normalize_kernels = False
 
+    _parameter_constraints: dict = {
+        **PlattMixin._parameter_constraints,
+        **{name: KERNEL_CONSTRAINTS[name] for name in ("C", "tol", "time_limit", "verbose")},
+        # a library string ("L,R"), one kernel spec or a list of them: make_library names an unknown kernel and
+        # lists the known ones
+        "kernels": [str, dict, list, tuple, callable],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "solve": [StrOptions(set(SOLVES))],
+    }
+
     def __init__(
         self,
         kernels: str | Sequence[Any] = ("linear", "rbf"),
@@ -253,6 +266,7 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, KernelExpansion):
         tags.classifier_tags.multi_class = False
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     @threadpool_limits.wrap(
         limits=1, user_api="blas"
     )  # small solves: BLAS threads only contend (see estimators/_docs.py, "One BLAS thread")
@@ -281,9 +295,6 @@ class SSMKClassifier(PlattMixin, BinaryClassifierMixin, KernelExpansion):
             "LP (9) has one C for every hinge slack (mkbench.masters.LPMaster), no per-point weight; repeat the "
             "rows of integer weights, or use SILPClassifier or SelectedSVC, which take sample_weight",
         )
-        self._check_probability()
-        if self.solve not in SOLVES:
-            raise ValueError(f"solve must be 'cg' (Algorithm 1) or 'full' (one LP), got {self.solve!r}")
         refuse_sparse(self, X, "its kernel columns (the RBF's, the inputs' scaling) need dense inputs")
         X, y = validate_data(self, X, y, dtype=np.float64)
         self.classes_, signed = binary_targets(

@@ -11,12 +11,14 @@ learners, Table II). It searches an estimator object, as scikit-learn's
 from __future__ import annotations
 
 import warnings
+from numbers import Integral
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import ParameterGrid, StratifiedKFold
+from sklearn.utils._param_validation import HasMethods, Hidden, Interval
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -65,7 +67,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         Iteration counts to choose from; passed as ``max_iter`` (``n_estimators`` if
         the method has that parameter instead). None: no count is chosen, and the
         method needs no ``staged_predict`` (e.g. the SVM baselines: plain grid search).
-    cv : int, default=5
+    cv : int >= 2, default=5
         Stratified folds.
     random_state : int, default=0
         Seeds the folds.
@@ -142,6 +144,18 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
     best_params_: dict[str, Any]
     cv_results_: dict[str, Any] | None
 
+    _parameter_constraints: dict = {
+        # a registered name or an import path (estimator_class names the known ones), or an estimator; a mapping
+        # passes (Hidden: not offered in the message) to be refused by fit, which says where parameters go
+        "method": [str, HasMethods(["fit", "get_params"]), Hidden(dict)],
+        "params": [dict, None],
+        "param_grid": [dict, list, None],
+        "n_iters": ["array-like", None],  # its counts are checked by fit
+        "cv": [Interval(Integral, 2, None, closed="left")],
+        "random_state": ["random_state"],
+        "svc_bandwidth_grid": [dict, None],  # its 'gamma' list is checked by fit
+    }
+
     def __init__(
         self,
         method: str = "cgens",
@@ -161,6 +175,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.svc_bandwidth_grid = svc_bandwidth_grid
 
+    @_fit_context(prefer_skip_nested_validation=False)  # the searched method's parameters are validated too
     def fit(self, X: np.ndarray, y: np.ndarray, **fit_params) -> StagedSearchCV:
         """Cross-validate, then refit the best setting on (X, y).
 
@@ -263,7 +278,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         """A fresh, unfitted copy of the searched estimator with ``params`` set."""
         if isinstance(self.method, str):
             return estimator_class(self.method)(**params)
-        if not hasattr(self.method, "get_params"):
+        if isinstance(self.method, dict):
             raise ValueError(
                 f"method must be an estimator (e.g. CGEnsClassifier('fourier')) or a registered method name "
                 f"(e.g. 'cgens'), got {self.method!r}; fixed parameters go in params="
@@ -273,7 +288,8 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
     def _svc_search(self, X: np.ndarray, y: np.ndarray, weights: np.ndarray | None) -> StagedSearchCV:
         """The RBF SVM cross-validated over ``svc_bandwidth_grid`` on this search's folds (its gamma is the bandwidth)."""
         grid = self.svc_bandwidth_grid
-        if not (isinstance(grid, dict) and "gamma" in grid):
+        assert grid is not None  # fit searches the SVM only with a grid
+        if "gamma" not in grid:
             raise ValueError(
                 f"svc_bandwidth_grid must be a dict of SVC parameters with a 'gamma' list, e.g. "
                 f"{{'C': [1, 10], 'gamma': [0.1, 1]}}; got {grid!r}"
