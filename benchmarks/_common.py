@@ -6,7 +6,7 @@ prints the ratios; with ``--json PATH`` it also writes a small record that
 
     {"benchmark": "pricing", "issue": 3, "title": ..., "command": ...,
      "parameters": {...},                       # what it ran with (argparse values)
-     "ratios": [{"what", "ours", "peer", "value", "goal", "met", "note"}],
+     "ratios": [{"what", "ours", "peer", "value", "goal", "met", "condition", "note"}],
      "series": [{"label", "x", "sizes", "seconds"}],   # for the log-log scaling plot
      "tables": [{"title", "columns", "rows", "note"}], # side-by-side tables (peers), optional
      "timings": {...},                          # the raw measurements
@@ -16,7 +16,10 @@ prints the ratios; with ``--json PATH`` it also writes a small record that
 
 ``ours`` and ``peer`` are ``{"label", "value", "unit"}``; ``goal`` is a string
 ``"<= 0.25"`` / ``">= 4"`` or None (a measured ratio the issues set no goal for),
-and ``met`` is the goal applied to ``value`` (None without a goal). A table's
+and ``met`` is the goal applied to ``value`` (None without a goal). A goal may carry a
+second requirement that is not a ratio, e.g. issue 44's "at a test error no worse than
+the peer's + 0.5 points": ``condition`` is then ``{"what", "met"}`` and ``met`` requires
+both (``condition`` is None otherwise; records before 2026-11-28 lack the key). A table's
 ``rows`` are lists of cells (str or number), one per ``columns`` entry; the
 dashboard renders each one under its benchmark.
 """
@@ -40,7 +43,12 @@ import numpy as np
 
 from mkbench._io import write_json
 
-PACKAGES = ("numpy", "scipy", "scikit-learn", "highspy", "osqp", "clarabel", "numba", "mkbench")
+#: Versions recorded in "machine" ("absent" if not installed); the last four are the optional peers measured
+#: beside ours (the ``[peers]`` extra; torch computes MKLpy's EasyMKL).
+PACKAGES = (
+    *("numpy", "scipy", "scikit-learn", "highspy", "osqp", "clarabel", "numba", "mkbench"),
+    *("lightgbm", "xgboost", "MKLpy", "torch"),
+)
 _GOAL_OPERATORS = {"<=": operator.le, ">=": operator.ge, "<": operator.lt, ">": operator.gt}
 
 
@@ -83,16 +91,51 @@ def goal_met(value: float, goal: str | None) -> bool | None:
 
 
 def ratio(
-    what: str, ours: dict[str, Any], peer: dict[str, Any], value: float, goal: str | None = None, note: str = ""
+    what: str,
+    ours: dict[str, Any],
+    peer: dict[str, Any],
+    value: float,
+    goal: str | None = None,
+    note: str = "",
+    condition: tuple[str, bool] | None = None,
 ) -> dict[str, Any]:
-    """A measured ratio beside its goal; ``value`` is given, since its direction depends on ``what``."""
+    """A measured ratio beside its goal; ``value`` is given, since its direction depends on ``what``.
+
+    Parameters
+    ----------
+    what : str
+        What is compared, for the dashboard.
+    ours, peer : dict
+        The two sides (:func:`measure`).
+    value : float
+        The ratio.
+    goal : str or None, default=None
+        ``"<op> <number>"`` (:func:`goal_met`), or None for a ratio without goal.
+    note : str, default=""
+        Shown after ``what``.
+    condition : (str, bool) or None, default=None
+        A second requirement of the goal and whether it holds, e.g. ``("test error <=
+        LightGBM's + 0.5 points", True)``: ``met`` is then the goal applied to ``value``
+        and the condition.
+
+    Raises
+    ------
+    ValueError
+        If a condition is given without a goal.
+    """
+    if condition is not None and goal is None:
+        raise ValueError(f"ratio {what!r}: a condition ({condition[0]!r}) qualifies a goal; give the goal too")
+    met = goal_met(value, goal)
+    if condition is not None:
+        met = bool(met and condition[1])
     return {
         "what": what,
         "ours": ours,
         "peer": peer,
         "value": float(value),
         "goal": goal,
-        "met": goal_met(value, goal),
+        "met": met,
+        "condition": None if condition is None else {"what": condition[0], "met": bool(condition[1])},
         "note": note,
     }
 

@@ -7,8 +7,9 @@ runs every benchmark script (workflow/rules/bench.smk).
 It reads the JSON records the scripts write with ``--json`` (benchmarks/_common.py)
 and writes, without measuring anything itself:
 
-* one table of every ratio beside its goal (met / not met), each measured within
-  one script run against its peer;
+* one table of every ratio beside its goal (met / not met) and the goal's condition
+  if it has one (an accuracy bound: met needs both), each measured within one script
+  run against its peer;
 * the side-by-side tables a record carries (the peers' accuracy, sparsity and
   time beside ours), one section per table, and the workflow's tables given with
   ``--tables`` (the peers of config/peers.yaml, fitted by the workflow beside ours on
@@ -67,9 +68,13 @@ def ratio_table(records: list[dict[str, Any]]) -> list[str]:
                 f"{peer['label']}: {_number(peer['value'], peer['unit'])}"
             )
             what = r["what"] + (f" ({r['note']})" if r.get("note") else "")
+            goal, met = r["goal"] or "—", _met(r["met"])
+            condition = r.get("condition")  # records before 2026-11-28 have none
+            if condition:
+                goal += f", and {condition['what']}"
+                met += "" if condition["met"] else f" ({condition['what']}: not met)"
             lines.append(
-                f"| {record['issue']} | {record['benchmark']} | {what} | {versus} | "
-                f"{_number(r['value'])} | {r['goal'] or '—'} | {_met(r['met'])} |"
+                f"| {record['issue']} | {record['benchmark']} | {what} | {versus} | {_number(r['value'])} | {goal} | {met} |"
             )
     return lines
 
