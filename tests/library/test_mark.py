@@ -1,6 +1,8 @@
 """MARK-L / MARK-S: the ridge master against direct solves, MARK-L against closed-form KRR (eq. 9),
 MARK-S against the stagewise step (Algorithm 3.2), the sigma search against brute force."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -240,6 +242,34 @@ def test_mark_l_is_krr_on_its_columns_at_every_iteration(data):
     assert mse[-1] == pytest.approx(np.mean((model.predict(X) - y) ** 2), rel=1e-10)
     assert mse[0] == pytest.approx(np.var(y), rel=1e-12)
     assert all(a >= b - 1e-12 for a, b in zip(mse, mse[1:], strict=False))  # ridge on nested column sets
+
+
+def test_mark_l_chooses_the_columns_a_direct_solve_of_eq_9_would(data):
+    """The fit against a replay of Algorithm 3.1 whose master is numpy.linalg.lstsq of eq. 9 at every step:
+    the same columns in the same order, the same weights and predictions (1e-8 relative)."""
+    X, y = data
+    model = MARKRegressor(kernel="rbf", C=3.0, n_sample=8, max_iter=30, random_state=4).fit(X, y)
+    search = KernelColumnSearch(X, "rbf", DEFAULT_SIGMA_GRID, 8, np.random.RandomState(4))
+    centred, columns, choices = y - y.mean(), np.zeros((40, 0)), []
+    for _ in range(30):
+        G = np.column_stack([np.ones(40), columns])  # eq. 8 as least squares: [G; sqrt(C) I] theta = [y; 0]
+        theta = np.linalg.lstsq(
+            np.vstack([G, np.sqrt(3.0) * np.eye(G.shape[1])]), np.r_[centred, np.zeros(G.shape[1])]
+        )[0]
+        pricing = search.price(
+            SimpleNamespace(pricing_weights=centred - G @ theta), SimpleNamespace(violation=np.abs), 1e-8
+        )
+        choices.append(pricing.choice)
+        search.add(pricing.choice)
+        columns = np.column_stack([columns, pricing.column])
+    G = np.column_stack([np.ones(40), columns])
+    theta = np.linalg.lstsq(np.vstack([G, np.sqrt(3.0) * np.eye(31)]), np.r_[centred, np.zeros(31)])[0]
+    np.testing.assert_array_equal(model.center_indices_, [n for n, _, _ in choices])
+    np.testing.assert_array_equal(model.sigmas_, [search.widths[g, k] for _, g, k in choices])
+    np.testing.assert_allclose(model.coef_, theta[1:], rtol=1e-8, atol=1e-8 * np.abs(theta).max())
+    X_new = X[:7] + 0.05
+    reference = np.column_stack([search.kernel(g, k)(X_new, X[[n]])[:, 0] for n, g, k in choices]) @ theta[1:]
+    np.testing.assert_allclose(model.predict(X_new), reference + theta[0] + y.mean(), rtol=1e-8)
 
 
 def test_exhaustive_mark_l_duality_gap_bounds_the_full_ridge(data):

@@ -37,6 +37,21 @@ def test_column_store_appends_past_its_capacity():
 
 
 @pytest.mark.parametrize("contiguous", ["columns", "rows"])
+@pytest.mark.parametrize(("capacity", "reserved"), [(1, 16), (16, 16), (30, 30), (10**12, 50)])
+def test_column_store_reserves_capacity_and_still_grows(contiguous, capacity, reserved, monkeypatch):
+    from mkbench.masters import _solution
+
+    monkeypatch.setattr(_solution, "RESERVE_BYTES", 50 * 7 * 8)  # 50 columns of 7 float64 at most
+    rng = np.random.default_rng(1)
+    blocks = [rng.normal(size=(7, k)) for k in (1, 29, 3, 40, 1)]
+    store = _solution.ColumnStore(7, contiguous, capacity=capacity)
+    assert store._full(store._buffer).shape[1] == reserved
+    for block in blocks:
+        store.append(block)
+    np.testing.assert_array_equal(store.array, np.hstack(blocks))
+
+
+@pytest.mark.parametrize("contiguous", ["columns", "rows"])
 def test_column_store_keeps_the_masked_columns_and_says_where_they_went(contiguous):
     """keep(mask) leaves exactly the kept columns, each where ``order`` says, and appending goes on after them."""
     from mkbench.masters._solution import ColumnStore

@@ -260,7 +260,10 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         )
         offset = float(y.mean())  # step 1: b = mean(y)
         centred = y - offset
-        master = RidgeMaster(centred, self.C) if self.variant == "L" else StagewiseMaster(centred, self.nu)
+        if self.variant == "L":
+            master: RidgeMaster | StagewiseMaster = RidgeMaster(centred, self.C, capacity=self.max_iter)
+        else:
+            master = StagewiseMaster(centred, self.nu)
         path: list[tuple[np.ndarray, float]] = []
 
         def monitor(solution: MasterSolution, choices: list) -> dict[str, Any]:

@@ -236,6 +236,10 @@ def check_epsilon(epsilon: float) -> float:
     return float(epsilon)
 
 
+#: The most memory :class:`ColumnStore` reserves up front (1 GiB).
+RESERVE_BYTES = 2**30
+
+
 class ColumnStore:
     """The restricted master's columns, appended in amortised O(1) time.
 
@@ -251,12 +255,17 @@ class ColumnStore:
         What is contiguous in memory: each column (for BLAS on K_W' w), or each
         row (for the coordinate descent of :mod:`.svm_cd`, which visits the points
         one at a time).
+    capacity : int, default=16
+        Columns to reserve at first, when the caller knows how many may come (at
+        most :data:`RESERVE_BYTES`): a buffer grown by doubling touches twice the
+        memory it ends with, and each fresh page costs a fault (0.3-0.9 s of a
+        760-column MARK-L fit at N = 20784), while reserved pages never written cost nothing.
     """
 
-    def __init__(self, n_rows: int, contiguous: str = "columns") -> None:
+    def __init__(self, n_rows: int, contiguous: str = "columns", capacity: int = 16) -> None:
         self._n_rows = n_rows
         self._by_row = check_choice("contiguous", contiguous, ("columns", "rows")) == "rows"
-        self._buffer = self._empty(16)
+        self._buffer = self._empty(max(16, min(capacity, RESERVE_BYTES // (8 * max(n_rows, 1)))))
         self._k = 0
 
     def _empty(self, capacity: int) -> np.ndarray:
@@ -297,7 +306,8 @@ class ColumnStore:
         capacity = self._full(self._buffer).shape[1]
         if end > capacity:
             grown = self._empty(max(end, 2 * capacity))
-            self._full(grown)[:, : self._k] = self.array
+            filled = np.s_[:, : self._k] if self._by_row else np.s_[: self._k]  # in memory order
+            grown[filled] = self._buffer[filled]
             self._buffer = grown
         self._full(self._buffer)[:, self._k : end] = K
         self._k = end

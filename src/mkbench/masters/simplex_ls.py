@@ -16,9 +16,13 @@ regression of L on H with a free intercept,
 
 with Hc, Lc the columns of H and L centred on their means (1'U = 0 is
 eq. 18b). W = H'U (the last equation of (11)) holds at this solution, and U
-is S^-1 (L - 1 b'). The Gram matrix Hc'Hc and Hc'Lc grow by a row per learner
-(O(m J)) and each solve factors the J x J matrix (O(J^3 / 3)): on USPS (m = 6974)
-a 500-learner master run takes seconds where eq. 20 took minutes.
+is S^-1 (L - 1 b'). Hc'Hc + I/C and Hc'Lc grow by a row per learner (O(m J)):
+a column's centring uses its own mean only, so the earlier rows do not change, and
+the Cholesky factor of the J x J matrix is extended by the new rows (a forward
+substitution, O(J^2); :class:`~mkbench.masters._cholesky.GrowingCholesky`, shared
+with MARK-L's master) rather than refactored at each solve (O(J^3 / 3)), each solve
+then one back substitution. On USPS (m = 6974) a 500-learner master run takes
+seconds where eq. 20 took minutes.
 
 A per-sample C_i (C w_i for sample weights w) weighs the squared residuals,
 1/2 sum_tau ||w_tau||^2 + 1/2 sum_i C_i ||o_i||^2: the same closed form with the
@@ -26,7 +30,8 @@ means weighted by C_i and D = diag(C_i),
 
     (Hc'D Hc + I) W = Hc'D Lc,   U = D (Lc - Hc W),
 
-so 1'U = 0 still holds and a row of C_i = 0 has U_i = 0.
+so 1'U = 0 still holds and a row of C_i = 0 has U_i = 0. The weights C_i are
+fixed, so each column's weighted mean, and the earlier rows, still do not change.
 """
 
 from __future__ import annotations
@@ -34,8 +39,8 @@ from __future__ import annotations
 from time import perf_counter
 
 import numpy as np
-from scipy.linalg import cho_factor, cho_solve
 
+from ._cholesky import GrowingCholesky
 from ._solution import ColumnStore, MasterSolution, as_column_block, check_C
 
 __all__ = ["SimplexLSMaster"]
@@ -72,8 +77,9 @@ class SimplexLSMaster:
         self._Lc = self.L - self._L_mean
         self._Hc = ColumnStore(self.n_rows)  # centred learner outputs h - mean(h)
         self._H_mean = np.zeros(0)
-        self._gram = np.zeros((0, 0))  # Hc'Hc
-        self._HcL = np.zeros((0, self.L.shape[1]))  # Hc'Lc
+        # Hc'D Hc + I (Hc'Hc + I/C for one C) and Hc'D Lc, factored as they grow
+        self._normal = GrowingCholesky(self.L.shape[1], "lower C or leave out repeated learners")
+        self._ridge = 1.0 / self.C if self._rows is None else 1.0
 
     @property
     def n_rows(self) -> int:
@@ -93,32 +99,36 @@ class SimplexLSMaster:
         return self._Hc.array + self._H_mean
 
     def add_columns(self, K: np.ndarray) -> None:
-        """Append learner outputs h: a row and a column of Hc'Hc and a row of Hc'Lc, O(m J) per learner.
+        """Append learner outputs h: their rows of Hc'Hc and Hc'Lc (O(m J) per learner) and of the factor (O(J^2)).
 
         Parameters
         ----------
         K : array-like of shape (m, k) or (m,)
+
+        Raises
+        ------
+        SolverError
+            If rounding makes the J x J system numerically singular (a tiny ridge 1/C
+            against nearly repeated learners).
         """
         K = as_column_block(K, self.n_rows)
         means = self._mean(K)
         Kc = K - means
         DKc = self._weigh(Kc)
-        cross = self._Hc.array.T @ DKc  # (J, k)
-        self._gram = np.block([[self._gram, cross], [cross.T, Kc.T @ DKc]])
-        self._HcL = np.vstack([self._HcL, DKc.T @ self._Lc])
+        diagonal = Kc.T @ DKc + self._ridge * np.eye(K.shape[1])
+        self._normal.extend(self._Hc.array.T @ DKc, diagonal, DKc.T @ self._Lc)
         self._H_mean = np.concatenate([self._H_mean, means])
         self._Hc.append(Kc)
 
     def solve(self) -> MasterSolution:
         """The closed form (11) through the J x J system: W = (Hc'Hc + I/C)^-1 Hc'Lc, b, U = C (Lc - Hc W).
 
-        For a per-sample C, W = (Hc'D Hc + I)^-1 Hc'D Lc and U = D (Lc - Hc W).
+        For a per-sample C, W = (Hc'D Hc + I)^-1 Hc'D Lc and U = D (Lc - Hc W). W is one
+        back substitution against the kept factor, O(J^2 l).
         """
         start = perf_counter()
-        J = self._gram.shape[0]
-        if J:
-            ridge = np.eye(J) / self.C if self._rows is None else np.eye(J)
-            W = cho_solve(cho_factor(self._gram + ridge), self._HcL)
+        if len(self._normal):
+            W = self._normal.solve()
             Xi = self._Lc - self._Hc.array @ W
         else:
             W, Xi = np.zeros((0, self.L.shape[1])), self._Lc.copy()
