@@ -343,7 +343,12 @@ BAD_NAMES = [
         UnknownNameError,
         f"unknown kernel 'tree'; {KNOWN_KERNELS}.*; or a weak-learner family: 'stump', 'perceptron', 'fourier'",
     ),
-    ("adaboost-learners", {"learner": "tree"}, ValueError, "learner='tree' is not one of 'stump', 'perceptron'"),
+    (
+        "adaboost-learners",
+        {"learner": "tree"},
+        ValueError,
+        r"The 'learner' parameter of LearnerAdaBoostClassifier must be a str among .*perceptron.*Got 'tree'",
+    ),
     ("svm-ensemble-kernel", {"kernel": "tree"}, ValueError, "kernel='tree' is not one of 'stump', 'perceptron'"),
     ("staged-cv", {"method": "tree"}, UnknownNameError, "unknown method 'tree'; known methods: adaboost"),
 ]

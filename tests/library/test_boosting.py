@@ -239,7 +239,9 @@ def test_plain_grid_search_without_iteration_counts():
 
 
 def test_adaboost_mh_bad_inputs():
-    with pytest.raises(ValueError, match="n_estimators must be an integer >= 1"):
+    with pytest.raises(
+        ValueError, match=r"The 'n_estimators' parameter of AdaBoostMHClassifier must be an int in the range \[1, inf\)"
+    ):
         AdaBoostMHClassifier(n_estimators=0).fit(np.zeros((4, 1)), [0, 1, 0, 1])
     with pytest.raises(ValueError, match=r"'kernel' parameter of InfiniteEnsembleSVC must be a str among .*Got 'rbf'"):
         InfiniteEnsembleSVC("rbf").fit(np.zeros((4, 1)), [0, 1, 0, 1])
@@ -248,7 +250,7 @@ def test_adaboost_mh_bad_inputs():
 def _weighted_up_to(estimator) -> dict[str, str]:
     if isinstance(estimator, InfiniteEnsembleSVC):
         return weight_checks(LIBSVM)
-    return weight_checks(TIES) if isinstance(estimator, AdaBoostECCClassifier) else {}
+    return weight_checks(TIES) if isinstance(estimator, AdaBoostMHClassifier) else {}  # ECC: a subclass
 
 
 @parametrize_with_checks(

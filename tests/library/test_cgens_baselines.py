@@ -98,7 +98,7 @@ def test_two_classes_only():
     y = np.arange(len(X)) % 3
     with pytest.raises(ValueError, match="Only binary classification is supported.*use AdaBoostMHClassifier"):
         LearnerAdaBoostClassifier().fit(X, y)
-    with pytest.raises(ValueError, match="learner='fourier' is not one of 'stump', 'perceptron'"):
+    with pytest.raises(ValueError, match="The 'learner' parameter of WeakLearnerClassifier must be a str among"):
         WeakLearnerClassifier("fourier").fit(X, y % 2)
     with pytest.raises(ValueError, match="Negative values in data passed to `sample_weight`"):
         WeakLearnerClassifier("stump").fit(X, y % 2, sample_weight=-np.ones(len(y)))

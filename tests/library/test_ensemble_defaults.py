@@ -4,7 +4,9 @@ AdaBoost.MH, AdaBoost.ECC, CGEns-SLS and scikit-learn's AdaBoost over mkbench's 
 defaults on 2026-11-28, chosen by ``benchmarks/defaults.py``'s panel (the evidence is in their
 docstrings). Here: the defaults fit a multi-class and a binary set of scikit-learn's without a
 warning and predict well, and every method of the shipped configs sets each changed parameter
-itself, so that no paper table moves with the defaults.
+itself, so that no paper table moves with the defaults. Likewise the stump search, binned by
+default since issue 44 (``max_bins=255``): every method of the configs over stumps pins the
+papers' exact search (``max_bins: null``).
 """
 
 import warnings
@@ -22,6 +24,7 @@ from mkbench import (
     RFFClassifier,
 )
 from mkbench.harness.config import load_config
+from mkbench.harness.methods import make_method, method_class
 
 from ..conftest import ROOT
 
@@ -77,15 +80,15 @@ def test_learner_adaboost_default_fits_raw_breast_cancer_without_warning():
     assert model.score(X_test, y_test) >= 0.94
 
 
-def _settings(spec: dict) -> list[tuple[str, dict, dict, bool]]:
-    """(registry name, fixed params, grid, counted) of a config method using one of CHANGED, else [].
+def _settings(spec: dict, names=CHANGED) -> list[tuple[str, dict, dict, bool]]:
+    """(registry name, fixed params, grid, counted) of a config method using one of ``names``, else [].
 
     ``counted``: StagedSearchCV passes the iteration count itself (``n_iters`` not None).
     """
     params = spec.get("params") or {}
-    if spec["estimator"] in CHANGED:
+    if spec["estimator"] in names:
         return [(spec["estimator"], params, spec.get("grid") or {}, False)]
-    if spec["estimator"] == "staged-cv" and params.get("method") in CHANGED:
+    if spec["estimator"] == "staged-cv" and params.get("method") in names:
         counted = params.get("n_iters", (25, 50, 100, 250, 500)) is not None
         return [(params["method"], params.get("params") or {}, params.get("param_grid") or {}, counted)]
     return []
@@ -111,6 +114,48 @@ def test_paper_configs_set_every_changed_parameter_themselves(files):
                     pinned = key in params or key in grid or (counted and key == counter)
                     assert pinned, f"{files}: {experiment}/{label} leaves {key} of {name} to the default"
     assert found  # Table II / III (or their smoke versions) use these estimators: the check is not vacuous
+
+
+#: The estimators that search decision stumps (issue 44: binned at max_bins=255 by default, None the papers' exact
+#: search), with the parameter naming their weak learners (None: stumps only).
+STUMP_SEARCHES = {
+    "cgens": "learner",
+    "cgens-sls": "learner",
+    "lpboost": "learner",
+    "column-generation": "columns",
+    "adaboost-mh": None,
+    "adaboost-ecc": None,
+    "adaboost-learners": "learner",
+}
+
+
+@pytest.mark.parametrize("name", STUMP_SEARCHES)
+def test_the_stump_searches_are_binned_by_default(name):
+    assert method_class(name)().get_params()["max_bins"] == 255
+
+
+@pytest.mark.parametrize("files", CONFIGS, ids=["+".join(files) for files in CONFIGS])
+def test_paper_configs_pin_the_exact_stump_search(files):
+    if "peers.yaml" in files:
+        pytest.importorskip("lightgbm", reason="config/peers.yaml names lightgbm:LGBMClassifier (the [peers] extra)")
+    config = load_config(*(ROOT / "config" / name for name in files))
+    found = 0
+    for experiment, exp in config["experiments"].items():
+        for label, spec in exp["methods"].items():
+            for name, params, grid, _ in _settings(spec, STUMP_SEARCHES):
+                key = STUMP_SEARCHES[name]
+                learners = grid.get(key) or [
+                    params.get(key, method_class(name)().get_params()[key] if key else "stump")
+                ]
+                if "stump" in learners:
+                    found += 1
+                    pinned = "max_bins" in params or "max_bins" in grid
+                    assert pinned, f"{files}: {experiment}/{label} leaves max_bins of {name} (stumps) to the default"
+                    if "max_bins" in params:  # YAML's null reaches the estimator the job fits as None
+                        method = make_method(spec["estimator"], spec["params"])
+                        fitted = method if spec["estimator"] == name else method._make(dict(params))
+                        assert fitted.max_bins is None, f"{experiment}/{label}: max_bins={fitted.max_bins!r}"
+    assert found  # Tables I, III, IV and Fig. 1 (or their smoke versions) search stumps: the check is not vacuous
 
 
 def test_cgens_sls_solves_its_small_masters_on_one_blas_thread(monkeypatch):

@@ -51,6 +51,7 @@ LEARNER_CONSTRAINTS: dict = {
     "tol": [Interval(Real, 0, None, closed="left")],
     "n_candidates": [Interval(Integral, 1, None, closed="left")],
     "gamma": [Interval(Real, 0, None, closed="neither"), None],
+    "max_bins": [Interval(Integral, 2, 256, closed="both"), None],  # bins coded in uint8 (BinnedStumps)
     "random_state": ["random_state"],
     "verbose": [Interval(Integral, 0, None, closed="left")],
 }
@@ -71,6 +72,7 @@ class LearnerParams(BaseEstimator):
         tol: float = 1e-6,
         n_candidates: int = 2000,
         gamma: float | None = None,
+        max_bins: int | None = 255,
         random_state=None,
         verbose: int = 0,
     ) -> None:
@@ -81,6 +83,7 @@ class LearnerParams(BaseEstimator):
         self.tol = tol
         self.n_candidates = n_candidates
         self.gamma = gamma
+        self.max_bins = max_bins
         self.random_state = random_state
         self.verbose = verbose
 
@@ -99,7 +102,7 @@ def fit_by_column_generation(
     """Run column generation of ``master`` over the weak learners ``learner`` on X (Alg. 1, 2).
 
     Takes ``max_iter``, ``time_limit``, ``tol``, ``verbose`` of ``estimator`` for the loop,
-    its ``n_candidates``, ``gamma`` and ``random_state`` for the family; sets ``learners_``,
+    its ``n_candidates``, ``gamma``, ``max_bins`` and ``random_state`` for the family; sets ``learners_``,
     ``n_iter_``, ``status_`` and ``history_``, and warns with a ConvergenceWarning unless the
     loop ended optimal, or at ``max_iter`` where that is the ensemble's size
     (``estimator._max_iter_is_size``: CGEns, CGEns-SLS, LPBoost).
@@ -113,7 +116,7 @@ def fit_by_column_generation(
     master : SVMDualMaster, LPMaster or SimplexLSMaster
     learner : {"stump", "perceptron", "fourier"}
     constant : bool, default=False
-        Offer the constant stump (:class:`mkbench.learners.Stumps`).
+        Offer the constant stump (:class:`mkbench.learners.Stumps`, or ``BinnedStumps``).
     exclude_chosen : bool, default=True
         See :class:`mkbench.oracles.LearnerOracle`.
     callback : callable, optional
@@ -134,6 +137,7 @@ def fit_by_column_generation(
         n_candidates=estimator.n_candidates,
         gamma=estimator.gamma if weights is None or estimator.gamma is not None else _scale_gamma(X, weights),
         constant=constant,
+        max_bins=estimator.max_bins,
         random_state=check_random_state(estimator.random_state),
     )
     oracle = LearnerOracle(family, exclude_chosen=exclude_chosen)

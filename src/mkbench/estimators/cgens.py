@@ -64,9 +64,10 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: ign
         """CGEns (Algorithm 1): the linear SVM (1) over weak-learner outputs, by column generation.
 
     X may be a scipy sparse matrix (any format; ``fit``, ``predict``, ``decision_function``,
-    ``predict_proba``, ``staged_*``), never densified: stumps are searched by
-    :class:`mkbench.learners.SparseStumps`, perceptrons and Fourier features take the sparse
-    product X theta; the model is the one of X densified.
+    ``predict_proba``, ``staged_*``), never densified: stumps are binned from its stored
+    entries or searched exactly by :class:`mkbench.learners.SparseStumps` (``max_bins``),
+    perceptrons and Fourier features take the sparse product X theta; the model is the one
+    of X densified.
 
     Parameters
     ----------"""
@@ -136,6 +137,7 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: ign
         loose_tol: float | None = LOOSE_TOL,
         n_candidates: int = 2000,
         gamma: float | None = None,
+        max_bins: int | None = 255,
         random_state=None,
         probability: bool = False,
         verbose: int = 0,
@@ -148,6 +150,7 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: ign
             tol=tol,
             n_candidates=n_candidates,
             gamma=gamma,
+            max_bins=max_bins,
             random_state=random_state,
             verbose=verbose,
         )

@@ -24,7 +24,7 @@ from threadpoolctl import threadpool_limits
 
 from ..masters._solution import check_C
 from ..masters.simplex_ls import SimplexLSMaster
-from ._docs import MAX_ITER
+from ._docs import MAX_BINS, MAX_ITER
 from ._learner_columns import (
     LEARNER_CONSTRAINTS,
     LearnerParams,
@@ -72,7 +72,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
     Parameters
     ----------
     learner : {"stump", "perceptron", "fourier"}, default="stump"
-        Weak learners (:mod:`mkbench.learners`).
+        Weak learners (:mod:`mkbench.learners`); stumps binned or exact (``max_bins``).
     C : float, default=1e-2
         Weight of the squared residuals in (10), > 0. Chosen with ``max_iter`` by
         ``benchmarks/defaults.py``'s panel (issue 42; stumps on raw features, its 70/30
@@ -108,7 +108,9 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
     gamma : float, default=None
         Gaussian width of the Fourier learners (None: 1 / (n_features X.var())).
     random_state : int, RandomState or None, default=None
-        Seeds the sampled learners.
+        Seeds the sampled learners."""
+        + MAX_BINS
+        + """
     verbose : int, default=0
         Print a line every ``verbose`` learners and one when the fit stops; 0: silent.
 
@@ -163,6 +165,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
         tol: float = 1e-6,
         n_candidates: int = 2000,
         gamma: float | None = None,
+        max_bins: int | None = 255,
         random_state=None,
         verbose: int = 0,
     ) -> None:
@@ -174,6 +177,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
             tol=tol,
             n_candidates=n_candidates,
             gamma=gamma,
+            max_bins=max_bins,
             random_state=random_state,
             verbose=verbose,
         )

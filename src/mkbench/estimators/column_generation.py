@@ -77,7 +77,7 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
     Two classes as in the papers; more by one-vs-rest (``estimators_``). ``strategy``,
     ``priority``, ``stratify_ratio``, ``columns_per_iteration``, ``gap_tol``,
     ``memory_budget`` and ``callback`` concern kernel columns only; ``n_candidates``, ``gamma`` and
-    ``random_state`` the sampled weak learners.
+    ``random_state`` the sampled weak learners, ``max_bins`` the stumps.
 
     Parameters
     ----------
@@ -116,6 +116,7 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
         + _docs.LOOP
         + _docs.STRATIFY_RATIO
         + _docs.SAMPLED_LEARNERS
+        + _docs.MAX_BINS
         + _docs.PROBABILITY
         + _docs.N_JOBS
         + """
@@ -170,7 +171,7 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
 
     _parameter_constraints: dict = {
         **{name: rule for name, rule in KERNEL_CONSTRAINTS.items() if name != "kernels"},
-        **{name: LEARNER_CONSTRAINTS[name] for name in ("n_candidates", "gamma", "random_state")},
+        **{name: LEARNER_CONSTRAINTS[name] for name in ("n_candidates", "gamma", "max_bins", "random_state")},
         "columns": "no_validation",  # a learner family or a kernel library: checked by fit, which names both
         "penalty": [StrOptions(set(PENALTIES))],
         "positive": ["boolean", StrOptions({"label"})],
@@ -215,6 +216,7 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
         callback: Callable[[Any], Mapping[str, Any] | None] | None = None,
         n_candidates: int = 2000,
         gamma: float | None = None,
+        max_bins: int | None = 255,
         random_state=None,
         probability: bool = False,
         n_jobs: int | None = None,
@@ -240,6 +242,7 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
         self.callback = callback
         self.n_candidates = n_candidates
         self.gamma = gamma
+        self.max_bins = max_bins
         self.random_state = random_state
         self.probability = probability
         self.n_jobs = n_jobs

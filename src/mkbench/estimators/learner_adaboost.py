@@ -9,22 +9,30 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.ensemble import AdaBoostClassifier
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ..learners import make_family
+from . import _docs
 from ._binary import binary_targets
+from ._learner_columns import LEARNER_CONSTRAINTS
 from ._sparse_inputs import ACCEPT_SPARSE, sparse_tags
 from ._weights import present_rows
 
 __all__ = ["LearnerAdaBoostClassifier", "WeakLearnerClassifier"]
 
 
-_ADABOOST_LEARNERS = ("stump", "perceptron")
+#: The parameters both classes share (``_parameter_constraints``).
+_WEAK_CONSTRAINTS: dict = {
+    "learner": [StrOptions({"stump", "perceptron"})],
+    **{name: LEARNER_CONSTRAINTS[name] for name in ("n_candidates", "max_bins", "random_state")},
+}
 
 
 class _TwoClasses(ClassifierMixin):
@@ -37,12 +45,13 @@ class _TwoClasses(ClassifierMixin):
 
 
 class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
-    """One weak learner of :mod:`mkbench.learners`, the one with the least weighted training error.
+    __doc__ = (
+        """One weak learner of :mod:`mkbench.learners`, the one with the least weighted training error.
 
     With weights D_i >= 0 and labels y_i in {-1, +1}, the learner h maximising
     sum_i D_i y_i h(x_i) = sum_i D_i - 2 sum_{h(x_i) != y_i} D_i has the least weighted
     error: the base learning step of AdaBoost, and of LPBoost (eq. 6). Stumps are
-    searched exactly (the constant learner included); perceptrons are the best of
+    binned or exact (``max_bins``; the constant learner included); perceptrons are the best of
     ``n_candidates`` drawn from the perceptron kernel's measure (§VI-A). Every
     family is negation complete, so the error is at most 1/2.
 
@@ -50,7 +59,9 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
     ----------
     learner : {"stump", "perceptron"}, default="perceptron"
     n_candidates : int, default=2000
-        Perceptrons drawn per fit.
+        Perceptrons drawn per fit."""
+        + _docs.MAX_BINS
+        + """
     random_state : int, RandomState or None, default=None
         Seeds the perceptrons (scikit-learn's AdaBoost gives each round its own seed).
 
@@ -61,12 +72,19 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
     classes_ : ndarray of shape (2,)
     n_features_in_ : int
     """
+    )
 
-    def __init__(self, learner: str = "perceptron", *, n_candidates: int = 2000, random_state=None) -> None:
+    _parameter_constraints: dict = _WEAK_CONSTRAINTS
+
+    def __init__(
+        self, learner: str = "perceptron", *, n_candidates: int = 2000, max_bins: int | None = 255, random_state=None
+    ) -> None:
         self.learner = learner
         self.n_candidates = n_candidates
+        self.max_bins = max_bins
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> WeakLearnerClassifier:
         """Choose the learner with the least error weighted by ``sample_weight`` (uniform if None).
 
@@ -82,8 +100,6 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
         -------
         self
         """
-        if self.learner not in _ADABOOST_LEARNERS:
-            raise ValueError(f"learner={self.learner!r} is not one of {', '.join(map(repr, _ADABOOST_LEARNERS))}")
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         self.classes_, signed = _binary_labels(type(self).__name__, X, y)
         D = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
@@ -92,6 +108,7 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
             X,
             n_candidates=self.n_candidates,
             constant=True,
+            max_bins=self.max_bins,
             random_state=check_random_state(self.random_state),
         )
         best = family.best(D * signed).learner
@@ -115,7 +132,8 @@ def _binary_labels(name: str, X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray,
 
 
 class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
-    """scikit-learn's AdaBoost over the weak learners of :mod:`mkbench.learners` (CGEns Table II, "AdaBoost").
+    __doc__ = (
+        """scikit-learn's AdaBoost over the weak learners of :mod:`mkbench.learners` (CGEns Table II, "AdaBoost").
 
     Discrete AdaBoost (SAMME, two classes: Freund & Schapire's AdaBoost) from
     :class:`sklearn.ensemble.AdaBoostClassifier`, each round fitting a
@@ -128,7 +146,8 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
     (``AdaBoostClassifier.predict_proba``: sigmoid of its decision function, the weighted vote
     over the sum of the learners' weights; the rule :func:`mkbench.estimators.stump_adaboost.boosting_proba`
     follows), free, so always there. X may be a scipy sparse matrix, never densified (stumps
-    by :class:`mkbench.learners.SparseStumps`, perceptrons by the sparse product X theta).
+    binned from its stored entries or by :class:`mkbench.learners.SparseStumps`, perceptrons
+    by the sparse product X theta).
 
     Parameters
     ----------
@@ -149,7 +168,9 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
         measurement under ``learner`` (50 until 2026-11-28); the papers' protocols choose
         the count by cross-validation (:class:`mkbench.StagedSearchCV`).
     n_candidates : int, default=2000
-        Perceptrons drawn per round (§VI-A).
+        Perceptrons drawn per round (§VI-A)."""
+        + _docs.MAX_BINS
+        + """
     random_state : int, RandomState or None, default=None
 
     Attributes
@@ -181,15 +202,26 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
     >>> model.score(X_test, y_test) > 0.9
     True
     """
+    )
+
+    _parameter_constraints: dict = {**_WEAK_CONSTRAINTS, "n_estimators": [Interval(Integral, 1, None, closed="left")]}
 
     def __init__(
-        self, learner: str = "stump", *, n_estimators: int = 100, n_candidates: int = 2000, random_state=None
+        self,
+        learner: str = "stump",
+        *,
+        n_estimators: int = 100,
+        n_candidates: int = 2000,
+        max_bins: int | None = 255,
+        random_state=None,
     ) -> None:
         self.learner = learner
         self.n_estimators = n_estimators
         self.n_candidates = n_candidates
+        self.max_bins = max_bins
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> LearnerAdaBoostClassifier:
         """Boost on two classes.
 
@@ -209,7 +241,7 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
         if rows is not None:
             X, y = X[rows], y[rows]
         self.classes_, _ = _binary_labels(type(self).__name__, X, y)
-        weak = WeakLearnerClassifier(self.learner, n_candidates=self.n_candidates)
+        weak = WeakLearnerClassifier(self.learner, n_candidates=self.n_candidates, max_bins=self.max_bins)
         self.ensemble_ = AdaBoostClassifier(weak, n_estimators=self.n_estimators, random_state=self.random_state)
         self.ensemble_.fit(X, y, sample_weight=weights)
         return self

@@ -31,9 +31,10 @@ class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: i
         """LPBoost: the 1-norm soft-margin LP (eq. 4) over weak learners, by column generation.
 
     X may be a scipy sparse matrix (any format; ``fit``, ``predict``, ``decision_function``,
-    ``predict_proba``, ``staged_*``), never densified: stumps are searched by
-    :class:`mkbench.learners.SparseStumps`, perceptrons and Fourier features take the sparse
-    product X theta; the model is the one of X densified.
+    ``predict_proba``, ``staged_*``), never densified: stumps are binned from its stored
+    entries or searched exactly by :class:`mkbench.learners.SparseStumps` (``max_bins``),
+    perceptrons and Fourier features take the sparse product X theta; the model is the one
+    of X densified.
 
     Parameters
     ----------"""
@@ -84,6 +85,7 @@ class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: i
         solver: str = "dual",
         n_candidates: int = 2000,
         gamma: float | None = None,
+        max_bins: int | None = 255,
         random_state=None,
         probability: bool = False,
         verbose: int = 0,
@@ -96,6 +98,7 @@ class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: i
             tol=tol,
             n_candidates=n_candidates,
             gamma=gamma,
+            max_bins=max_bins,
             random_state=random_state,
             verbose=verbose,
         )

@@ -4,7 +4,7 @@
   §7) with multi-class stumps h(x, l) = v_l phi(x), phi a decision stump and
   v in {-1, +1}^K a vote per class, as in Table III of CGEns. Each round takes the
   stump and votes with the largest edge gamma = sum_{i,l} D(i,l) Y_il v_l phi(x_i),
-  searched exactly with :class:`mkbench.learners.Stumps`.
+  binned (:class:`mkbench.learners.BinnedStumps`) or exact (``max_bins=None``, the paper's).
 * :class:`AdaBoostECCClassifier`: AdaBoost.ECC (Guruswami & Sahai 1999) with the
   same stumps, a random colouring of the classes per round (Table III).
 
@@ -20,12 +20,16 @@ from numbers import Integral
 from time import perf_counter
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..learners import Stump, Stumps, make_family, outputs
+from ..learners import Stump, outputs
+from ..learners.family import StumpFamily, make_stumps
+from . import _docs
+from ._learner_columns import LEARNER_CONSTRAINTS
 from ._sparse_inputs import ACCEPT_SPARSE, sparse_tags
 from ._weights import present_rows
 
@@ -63,7 +67,8 @@ def boosting_proba(f: np.ndarray, total_weight: float) -> np.ndarray:
 
 
 class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
-    """Discrete AdaBoost.MH with multi-class decision stumps (Schapire & Singer 1999, §7; CGEns Table III).
+    __doc__ = (
+        """Discrete AdaBoost.MH with multi-class decision stumps (Schapire & Singer 1999, §7; CGEns Table III).
 
     With Y_il = +1 if y_i is class l, else -1, and weights D over (point, class) pairs
     (initially uniform), round t picks the stump phi and votes v_l = sign(gamma_l)
@@ -75,8 +80,8 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     ``fit`` takes ``sample_weight``: D_1(i, l) in proportion to w_i (integer weights boost
     the repeated rows); ``predict_proba`` is scikit-learn's AdaBoost rule
     (:func:`boosting_proba`: softmax of f / sum_t alpha_t, over K - 1 beyond two classes),
-    free, so always there. X may be a scipy sparse matrix, never densified: the stumps are
-    then searched by :class:`mkbench.learners.SparseStumps`, the same boosting as on X densified.
+    free, so always there. X may be a scipy sparse matrix, never densified: its stumps are searched
+    from its stored entries (see ``max_bins``), the same boosting as on X densified.
 
     Parameters
     ----------
@@ -93,8 +98,10 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         97.8 / 97.8 / 97.5 % (98.1 %). 1000 rounds take 0.7 s on digits (one core).
         Stumps level off near 96 % on digits (95.7-96.1 % from 1000 to 10000 rounds),
         1.2-1.3 points short of the trees: the panel's goal (within a point) is out of
-        reach there by the weak learner, not by the rounds; more rounds only cost time.
-        100 until 2026-11-28; the papers' protocols give their own (Table III: 500).
+        reach there by the weak learner, not by the rounds; more rounds only cost time. The
+        papers' protocols give their own (Table III: 500)."""
+        + _docs.MAX_BINS
+        + """
 
     Attributes
     ----------
@@ -126,7 +133,12 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     >>> clf.predict_proba(X_test[:2]).shape
     (2, 2)
     """
+    )
 
+    _parameter_constraints: dict = {
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "max_bins": LEARNER_CONSTRAINTS["max_bins"],
+    }
     _stop_when_perfect = True  # a stump with edge 1 has Hamming loss 0
     classes_: np.ndarray
     stumps_: list[Stump]
@@ -134,12 +146,14 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     alphas_: np.ndarray
     n_iter_: int
 
-    def __init__(self, n_estimators: int = 1000) -> None:
+    def __init__(self, n_estimators: int = 1000, *, max_bins: int | None = 255) -> None:
         self.n_estimators = n_estimators
+        self.max_bins = max_bins
 
     def __sklearn_tags__(self):
         return sparse_tags(super().__sklearn_tags__())
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> AdaBoostMHClassifier:
         """Boost on two or more classes.
 
@@ -154,24 +168,21 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        if not (isinstance(self.n_estimators, Integral) and self.n_estimators >= 1):
-            raise ValueError(f"n_estimators must be an integer >= 1, got {self.n_estimators!r}")
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
         check_classification_targets(y)
         point_weights, rows = present_rows(sample_weight, X)
         if rows is not None:
             X, y = X[rows], y[rows]
         self.classes_, index = np.unique(y, return_inverse=True)
-        name = type(self).__name__
         if X.shape[0] < 2:
-            raise ValueError(f"{name} needs at least 2 samples, got {X.shape[0]} sample")
+            raise ValueError(f"{type(self).__name__} needs at least 2 samples, got {X.shape[0]} sample")
         if self.classes_.size < 2:
-            raise ValueError(f"{name} needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
+            raise ValueError(f"{type(self).__name__} needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
         weights = self._initial_weights(index, self.classes_.size)
         if point_weights is not None:  # D_1(i, l) in proportion to w_i
             weights *= point_weights[:, None]
             weights /= weights.sum()
-        family = make_family("stump", X, constant=True)  # SparseStumps for a sparse X: the same stumps
+        family = make_stumps(X, constant=True, max_bins=self.max_bins)
         start = perf_counter()  # as column generation's history: after presorting the features
         stumps, votes, alphas, edges, history = [], [], [], [], []
         for _ in range(self.n_estimators):
@@ -206,7 +217,9 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         """D(i, l) = 1 / (n K), uniform over (point, class) pairs."""
         return np.full((index.size, K), 1.0 / (index.size * K))
 
-    def _weak_learner(self, family: Stumps, D: np.ndarray, index: np.ndarray) -> tuple[Stump | None, np.ndarray, float]:
+    def _weak_learner(
+        self, family: StumpFamily, D: np.ndarray, index: np.ndarray
+    ) -> tuple[Stump | None, np.ndarray, float]:
         """The stump phi and votes v_l = sign(gamma_l) with the largest edge sum_l |gamma_l|."""
         stump, per_class = self._best_stump(family, D * self._labels(index, D.shape[1]))
         return stump, np.where(per_class >= 0, 1.0, -1.0), float(np.abs(per_class).sum())
@@ -217,7 +230,7 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         D /= D.sum()
 
     @staticmethod
-    def _best_stump(family: Stumps, DY: np.ndarray) -> tuple[Stump | None, np.ndarray]:
+    def _best_stump(family: StumpFamily, DY: np.ndarray) -> tuple[Stump | None, np.ndarray]:
         """The stump phi maximising sum_l |sum_i DY_il phi(x_i)|, and its per-class edges gamma_l."""
         row, feature, per_class, _ = family.search(DY)
         if row < 0:
@@ -266,14 +279,15 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
 
 
 class AdaBoostECCClassifier(AdaBoostMHClassifier):
-    """AdaBoost.ECC with decision stumps (Guruswami & Sahai, COLT 1999; CGEns Table III).
+    __doc__ = (
+        """AdaBoost.ECC with decision stumps (Guruswami & Sahai, COLT 1999; CGEns Table III).
 
     Weights D live on the mislabels (i, l), l != y_i, initially uniform. Round t draws
     a colouring mu in {-1, +1}^K of the classes (uniformly, both colours present),
     which makes a binary problem with labels mu(y_i) and point weights
     d_i proportional to sum_l D(i, l) [mu(l) != mu(y_i)]; the weak learner is the
     stump phi and sign s with the largest edge gamma = sum_i d_i mu(y_i) s phi(x_i)
-    (negation-complete, exact search), alpha = 1/2 ln((1 + gamma) / (1 - gamma))
+    (negation-complete), alpha = 1/2 ln((1 + gamma) / (1 - gamma))
     (1 - gamma floored at 1e-12, as for AdaBoost.MH), and D(i, l) is multiplied by
     exp(-alpha s phi(x_i) mu(y_i)) where mu(l) != mu(y_i) (unchanged elsewhere) and
     renormalised. The classifier is
@@ -303,8 +317,9 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
         rounds to level off on digits, within a point of the trees there; on wine they
         stay 1.5-3 points short of the trees (and 1.5-2.5 of AdaBoost.MH) at every
         count from 100 to 5000 rounds (draws 0-5 / 0-2): a limit of the method on this
-        panel, not of the rounds.
-        100 until 2026-11-28; the papers' protocols give their own (Table III: 500).
+        panel, not of the rounds. The papers' protocols give their own (Table III: 500)."""
+        + _docs.MAX_BINS
+        + """
     random_state : int, RandomState or None, default=None
         Seeds the colourings.
 
@@ -326,11 +341,15 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
     >>> clf.colorings_.shape, clf.score(X_test, y_test) > 0.9  # one colouring of the 3 classes per round
     ((2000, 3), True)
     """
+    )
 
-    def __init__(self, n_estimators: int = 2000, *, random_state=None) -> None:
-        self.n_estimators = n_estimators
+    _parameter_constraints: dict = {**AdaBoostMHClassifier._parameter_constraints, "random_state": ["random_state"]}
+
+    def __init__(self, n_estimators: int = 2000, *, max_bins: int | None = 255, random_state=None) -> None:
+        super().__init__(n_estimators, max_bins=max_bins)
         self.random_state = random_state
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> AdaBoostECCClassifier:
         """Boost on two or more classes.
 
@@ -338,7 +357,6 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
-
         sample_weight : array-like of shape (n_samples,), default=None
             Weights w_i >= 0: D_1(i, l) in proportion to w_i on the mislabels.
 
@@ -361,7 +379,9 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
 
     _stop_when_perfect = False
 
-    def _weak_learner(self, family: Stumps, D: np.ndarray, index: np.ndarray) -> tuple[Stump | None, np.ndarray, float]:
+    def _weak_learner(
+        self, family: StumpFamily, D: np.ndarray, index: np.ndarray
+    ) -> tuple[Stump | None, np.ndarray, float]:
         """Colour the classes, then the stump and sign with the largest weighted edge on the binary problem."""
         while True:  # both colours, and some weighted mislabel they separate (U_t > 0)
             mu = np.where(self._random.random_sample(D.shape[1]) < 0.5, -1.0, 1.0)

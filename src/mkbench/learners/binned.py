@@ -30,13 +30,28 @@ from .binning import bin_feature, distinct
 from .stumps import _rows_start, _scan_rows, _StumpFamily
 from .weak import Stump, _points
 
-__all__ = ["BinnedStumps"]
+__all__ = ["BinnedStumps", "check_max_bins", "table_bytes"]
 
 #: A feature whose heaviest bin holds at least this share of the points is stored as the list of its other
 #: points (index and bin), and a search skips the heaviest bin's points: it gets the total weight minus the rest.
 #: Reading a listed point costs about 1.4x a point of a dense column (measured on MNIST and Gaussian features),
 #: so the list wins from about 30 %; it takes at most 3.5 bytes per point then (index and bin) against 1.
 SPARSE_SHARE = 0.3
+
+
+def check_max_bins(max_bins) -> None:
+    """Refuse a ``max_bins`` that is not an integer from 2 to 256 (the bins are coded in uint8)."""
+    if not (isinstance(max_bins, int | np.integer) and 2 <= max_bins <= 256):
+        raise ValueError(f"max_bins must be an integer from 2 to 256 (bins coded in uint8), got {max_bins!r}")
+
+
+def table_bytes(n_features: int, max_bins: int) -> int:
+    """Bytes of the per-bin tables of :class:`BinnedStumps` (``thresholds``, ``positions``, ``available``).
+
+    Each is ``max_bins`` x ``n_features``: 8 + 8 + 1 bytes per entry, whatever the data,
+    so they outgrow a sparse X of many features (867 MB at 200 000 features and 255 bins).
+    """
+    return 17 * max_bins * n_features
 
 
 #: Partial histograms a search fills in turn, point after point, then sums (a power of 2): consecutive points in
@@ -236,8 +251,7 @@ class BinnedStumps(_StumpFamily):
     X: Any  # an ndarray, or a scipy.sparse CSC array for sparse input (scipy has no type information)
 
     def __init__(self, X, *, max_bins: int = 255, constant: bool = False) -> None:
-        if not (isinstance(max_bins, int | np.integer) and 2 <= max_bins <= 256):
-            raise ValueError(f"max_bins must be an integer from 2 to 256 (bins coded in uint8), got {max_bins!r}")
+        check_max_bins(max_bins)
         sparse = scipy.sparse.issparse(X)
         X = scipy.sparse.csc_array(X, dtype=np.float64, copy=True) if sparse else _points(X)
         n, d = X.shape

@@ -1,7 +1,8 @@
 """The weak-learner families by name: ``"stump"``, ``"perceptron"``, ``"fourier"``.
 
 :func:`make_family` binds the family a CGEns-type estimator names (its
-``learner`` parameter) to the training inputs.
+``learner`` parameter) to the training inputs; :func:`make_stumps` the stump family
+(binned or exact, dense or sparse), which AdaBoost.MH / ECC search.
 """
 
 from __future__ import annotations
@@ -11,15 +12,33 @@ from typing import Any
 import numpy as np
 import scipy.sparse
 
-from .binned import BinnedStumps
+from .binned import BinnedStumps, check_max_bins, table_bytes
 from .sampled import FourierFeatures, Perceptrons
 from .sparse_stumps import SparseStumps
 from .stumps import Stumps
 from .weak import _points
 
-__all__ = ["LEARNERS", "make_family"]
+__all__ = ["LEARNERS", "SPARSE_BINS_BUDGET", "StumpFamily", "make_family", "make_stumps"]
 
 LEARNERS = ("stump", "perceptron", "fourier")
+
+#: Bytes the binned stumps of a sparse X may hold in their per-bin tables (:func:`~mkbench.learners.binned.table_bytes`,
+#: 17 ``max_bins`` bytes per feature: about 62 000 features at 255 bins). A sparse X of more features is searched
+#: exactly by :class:`~mkbench.learners.sparse_stumps.SparseStumps`, whose memory is its stored entries alone.
+SPARSE_BINS_BUDGET = 256 * 2**20
+
+#: The stump families, whose searches take weight matrices (``search``, ``best_each``) and name stumps by position.
+StumpFamily = Stumps | SparseStumps | BinnedStumps
+
+
+def make_stumps(X, *, constant: bool = False, max_bins: int | None = None) -> StumpFamily:
+    """The decision stumps on X, as :func:`make_family` binds them for ``"stump"`` (see its ``max_bins``)."""
+    sparse = scipy.sparse.issparse(X)
+    if max_bins is not None:
+        check_max_bins(max_bins)
+        if not sparse or table_bytes(X.shape[1], max_bins) <= SPARSE_BINS_BUDGET:
+            return BinnedStumps(X, max_bins=max_bins, constant=constant)
+    return SparseStumps(X, constant=constant) if sparse else Stumps(X, constant=constant)
 
 
 def make_family(
@@ -54,7 +73,8 @@ def make_family(
         the papers' search); an integer (2 to 256; 255 as HistGradientBoosting and LightGBM)
         the stumps between at most that many bins per feature
         (:class:`~mkbench.learners.binned.BinnedStumps`), the same family on features with
-        at most ``max_bins`` distinct values.
+        at most ``max_bins`` distinct values. Of a sparse X, only while the bins' tables fit
+        :data:`SPARSE_BINS_BUDGET`; beyond, the exact search.
     random_state : int, RandomState or None, default=None
 
     Returns
@@ -62,9 +82,7 @@ def make_family(
     Stumps, SparseStumps, BinnedStumps, Perceptrons or FourierFeatures
     """
     if learner == "stump":
-        if max_bins is not None:
-            return BinnedStumps(X, max_bins=max_bins, constant=constant)
-        return SparseStumps(X, constant=constant) if scipy.sparse.issparse(X) else Stumps(X, constant=constant)
+        return make_stumps(X, constant=constant, max_bins=max_bins)
     if learner == "perceptron":
         return Perceptrons(X, n_candidates=n_candidates, random_state=random_state)
     if learner == "fourier":
