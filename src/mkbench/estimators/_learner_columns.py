@@ -72,8 +72,8 @@ class LearnerParams(BaseEstimator):
         tol: float = 1e-6,
         n_candidates: int = 2000,
         gamma: float | None = None,
-        max_bins: int | None = 255,
         random_state=None,
+        max_bins: int | None = 255,
         verbose: int = 0,
     ) -> None:
         self.learner = learner
@@ -83,8 +83,8 @@ class LearnerParams(BaseEstimator):
         self.tol = tol
         self.n_candidates = n_candidates
         self.gamma = gamma
-        self.max_bins = max_bins
         self.random_state = random_state
+        self.max_bins = max_bins
         self.verbose = verbose
 
 

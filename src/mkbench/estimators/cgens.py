@@ -137,8 +137,8 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: ign
         loose_tol: float | None = LOOSE_TOL,
         n_candidates: int = 2000,
         gamma: float | None = None,
-        max_bins: int | None = 255,
         random_state=None,
+        max_bins: int | None = 255,
         probability: bool = False,
         verbose: int = 0,
     ) -> None:
@@ -150,8 +150,8 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: ign
             tol=tol,
             n_candidates=n_candidates,
             gamma=gamma,
-            max_bins=max_bins,
             random_state=random_state,
+            max_bins=max_bins,
             verbose=verbose,
         )
         self.fit_intercept = fit_intercept

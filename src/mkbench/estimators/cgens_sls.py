@@ -165,8 +165,8 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
         tol: float = 1e-6,
         n_candidates: int = 2000,
         gamma: float | None = None,
-        max_bins: int | None = 255,
         random_state=None,
+        max_bins: int | None = 255,
         verbose: int = 0,
     ) -> None:
         super().__init__(
@@ -177,8 +177,8 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
             tol=tol,
             n_candidates=n_candidates,
             gamma=gamma,
-            max_bins=max_bins,
             random_state=random_state,
+            max_bins=max_bins,
             verbose=verbose,
         )
 

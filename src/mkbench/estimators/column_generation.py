@@ -216,8 +216,8 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
         callback: Callable[[Any], Mapping[str, Any] | None] | None = None,
         n_candidates: int = 2000,
         gamma: float | None = None,
-        max_bins: int | None = 255,
         random_state=None,
+        max_bins: int | None = 255,
         probability: bool = False,
         n_jobs: int | None = None,
         verbose: int = 0,
@@ -242,8 +242,8 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
         self.callback = callback
         self.n_candidates = n_candidates
         self.gamma = gamma
-        self.max_bins = max_bins
         self.random_state = random_state
+        self.max_bins = max_bins
         self.probability = probability
         self.n_jobs = n_jobs
         self.verbose = verbose

@@ -85,8 +85,8 @@ class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: i
         solver: str = "dual",
         n_candidates: int = 2000,
         gamma: float | None = None,
-        max_bins: int | None = 255,
         random_state=None,
+        max_bins: int | None = 255,
         probability: bool = False,
         verbose: int = 0,
     ) -> None:
@@ -98,8 +98,8 @@ class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: i
             tol=tol,
             n_candidates=n_candidates,
             gamma=gamma,
-            max_bins=max_bins,
             random_state=random_state,
+            max_bins=max_bins,
             verbose=verbose,
         )
         self.solver = solver
