@@ -349,7 +349,12 @@ BAD_NAMES = [
         ValueError,
         r"The 'learner' parameter of LearnerAdaBoostClassifier must be a str among .*perceptron.*Got 'tree'",
     ),
-    ("svm-ensemble-kernel", {"kernel": "tree"}, ValueError, "kernel='tree' is not one of 'stump', 'perceptron'"),
+    (
+        "svm-ensemble-kernel",
+        {"kernel": "tree"},
+        ValueError,
+        r"'kernel' parameter of InfiniteEnsembleSVC must be a str among .*Got 'tree'",
+    ),
     ("staged-cv", {"method": "tree"}, UnknownNameError, "unknown method 'tree'; known methods: adaboost"),
 ]
 
