@@ -6,6 +6,7 @@ import pytest
 from sklearn.base import clone
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.datasets import make_blobs
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -40,6 +41,21 @@ def test_multiclass_is_one_vs_rest(three_classes, name):
     assert np.mean(model.predict(X_new) == y_new) > 0.8  # SVC: 0.87
     binary = clone(ESTIMATORS[name]).fit(X, y == "a")  # refit on two classes: binary again
     assert binary.estimators_ is None and binary.decision_function(X_new).shape == (30,)
+
+
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+def test_multiclass_status_is_the_least_finished_class(three_classes, name):
+    """status_ beyond two classes: "optimal" when every one-vs-rest model is, else the first other status."""
+    X, y = three_classes[:2]
+    model = clone(ESTIMATORS[name]).fit(X, y)
+    assert [estimator.status_ for estimator in model.estimators_] == ["optimal"] * 3
+    assert model.status_ == "optimal"
+    capped = clone(ESTIMATORS[name]).set_params(max_iter=1, tol=1e-12)
+    with pytest.warns(ConvergenceWarning):
+        capped.fit(X, y)
+    statuses = [estimator.status_ for estimator in capped.estimators_]
+    assert statuses != ["optimal"] * 3  # one iteration does not reach the optimum of every class here
+    assert capped.status_ == next(status for status in statuses if status != "optimal")
 
 
 @pytest.mark.parametrize("classes", [2, 3])

@@ -13,7 +13,10 @@
 * :class:`MarginClassifierMixin`: the papers' binary models, sgn f(x), made multi-class
   by one-vs-rest: given k > 2 classes, ``fit`` fits k copies of the estimator, class c
   against the rest, into ``estimators_``; ``decision_function`` is then (n_samples, k)
-  and ``predict`` its argmax, and ``n_iter_`` holds the k models' counts. The k fits run
+  and ``predict`` its argmax, ``n_iter_`` holds the k models' counts and ``status_``
+  (where the binary models have one) how the least finished of them stopped:
+  ``"optimal"`` when all k are, else the first other status in class order (each
+  model's own is ``estimators_[c].status_``). The k fits run
   ``n_jobs`` at a time (joblib; read as ``getattr(self, "n_jobs", None)``, so an
   estimator without the parameter fits them one after the other, and one that adds it
   needs nothing else).
@@ -37,6 +40,7 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
+from ..masters._solution import OPTIMAL
 from ._binary import BinaryClassifierMixin
 
 __all__ = ["MarginClassifierMixin", "PlattMixin"]
@@ -146,6 +150,7 @@ class MarginClassifierMixin(PlattMixin, BinaryClassifierMixin):
 
     estimators_: list | None = None
     n_iter_: int | np.ndarray  # one count per one-vs-rest model with more than two classes
+    status_: str  # with more than two classes, the least finished one-vs-rest model's
 
     def _fit_one_vs_rest(self, X, y: np.ndarray, sample_weight: np.ndarray | None = None) -> bool:
         """Fit one binary copy per class when y has more than two; True if it did (``fit`` is then done)."""
@@ -162,6 +167,9 @@ class MarginClassifierMixin(PlattMixin, BinaryClassifierMixin):
         self.classes_ = classes
         self.estimators_ = self._fit_per_class(clone(self).set_params(probability=False), X, y, sample_weight)
         self.n_iter_ = np.array([estimator.n_iter_ for estimator in self.estimators_])
+        statuses = [getattr(estimator, "status_", None) for estimator in self.estimators_]
+        if None not in statuses:
+            self.status_ = next((status for status in statuses if status != OPTIMAL), OPTIMAL)
         self._calibrate(X, y, sample_weight)
         return True
 
