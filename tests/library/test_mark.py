@@ -162,16 +162,16 @@ def test_exponential_of_the_fused_search_is_near_numpy():
     ],
     ids=["default", "chain13", "chain6", "mixed", "no-chain"],
 )
-@pytest.mark.parametrize("n_sample", [9, None], ids=["sampled", "exhaustive"])
-def test_fused_scores_equal_the_kernel_columns(kernel, grid, n_sample):
+@pytest.mark.parametrize("n_candidates", [9, None], ids=["sampled", "exhaustive"])
+def test_fused_scores_equal_the_kernel_columns(kernel, grid, n_candidates):
     # several blocks of training points (the last one partial), spreads of many orders of
     # magnitude (columns underflowing to 0 at small widths), repeated points (distance 0)
     rng = np.random.default_rng(7)
-    n = 1300 if n_sample else 530
+    n = 1300 if n_candidates else 530
     X = rng.standard_t(2, size=(n, 4)) * np.array([1.0, 30.0, 0.01, 5.0])
     X[100:110] = X[0]
     r = rng.normal(size=n) * rng.choice([1e-3, 1.0, 1e3], size=n)
-    search = KernelColumnSearch(X, kernel, grid, n_sample, np.random.RandomState(3))
+    search = KernelColumnSearch(X, kernel, grid, n_candidates, np.random.RandomState(3))
     centres = search._sample()
     scores = search.scores(r, centres)
     assert scores.shape == (centres.size, search.n_attributes, grid.size)
@@ -214,7 +214,7 @@ def test_search_samples_centres_and_skips_chosen_columns(data):
 
 def test_exhaustive_mark_l_with_every_column_equals_closed_form_krr(data):
     X, y = data
-    model = MARKRegressor("L", kernel="rbf", sigma_grid=[1.0], n_sample=None, C=0.5, max_iter=40).fit(X, y)
+    model = MARKRegressor("L", kernel="rbf", sigma_grid=[1.0], n_candidates=None, C=0.5, max_iter=40).fit(X, y)
     assert model.n_iter_ == 40 and model.status_ == "optimal"  # every column is in: none left to price
     assert sorted(model.center_indices_) == list(range(40))
     K = RBF(mean_squared_distance(X))(X, X)
@@ -235,7 +235,7 @@ def test_mark_l_is_krr_on_its_columns_at_every_iteration(data):
         alpha, b = _krr(_model_columns(current, X), y - y.mean(), 10.0)
         return {"gap": max(np.abs(current.coef_ - alpha).max(), abs(current.intercept_ - y.mean() - b))}
 
-    model = MARKRegressor(n_sample=10, max_iter=15, random_state=0, callback=direct_solve_gap).fit(X, y)
+    model = MARKRegressor(n_candidates=10, max_iter=15, random_state=0, callback=direct_solve_gap).fit(X, y)
     gaps = [row["gap"] for row in model.history_]
     assert len(gaps) == 16 and max(gaps) < 1e-8
     mse = [row["train_mse"] for row in model.history_]
@@ -275,7 +275,7 @@ def test_mark_l_chooses_the_columns_a_direct_solve_of_eq_9_would(data):
 def test_exhaustive_mark_l_duality_gap_bounds_the_full_ridge(data):
     X, y = data
     grid = np.array([0.5, 2.0])
-    model = MARKRegressor(n_sample=None, sigma_grid=grid, C=3.0, max_iter=6).fit(X, y)
+    model = MARKRegressor(n_candidates=None, sigma_grid=grid, C=3.0, max_iter=6).fit(X, y)
     # the full problem: ridge (eq. 8) over all 40 x 3 x 2 weak RBF candidate columns
     full = np.column_stack(
         [
@@ -303,7 +303,7 @@ def test_mark_s_with_nu_1_and_one_step_is_the_least_squares_fit_of_its_column(da
 
 def test_mark_s_follows_the_stagewise_steps(data):
     X, y = data
-    model = MARKRegressor("S", nu=0.3, max_iter=12, n_sample=8, random_state=1).fit(X, y)
+    model = MARKRegressor("S", nu=0.3, max_iter=12, n_candidates=8, random_state=1).fit(X, y)
     stages = list(model.staged_predict(X))
     columns = _model_columns(model, X)
     assert len(stages) == 13 and np.allclose(stages[0], y.mean())
@@ -316,13 +316,13 @@ def test_mark_s_follows_the_stagewise_steps(data):
 
 def test_fitted_model_attributes_and_storage(data):
     X, y = data
-    weak = MARKRegressor(max_iter=10, n_sample=10, random_state=0).fit(X, y)
+    weak = MARKRegressor(max_iter=10, n_candidates=10, random_state=0).fit(X, y)
     assert weak.coef_.shape == weak.sigmas_.shape == weak.attributes_.shape == (10,)
     assert weak.centers_.shape == (10, 3)
     np.testing.assert_array_equal(weak.centers_, X[weak.center_indices_])
     assert all(isinstance(k, WeakRBF) for k in weak.column_kernels_)
     assert weak.n_support_ == 10 and weak.storage_ == 3 * 10 + 1  # §5.2: 3T + 1
-    regular = MARKRegressor(kernel="rbf", max_iter=7, n_sample=10, random_state=0).fit(X, y)
+    regular = MARKRegressor(kernel="rbf", max_iter=7, n_candidates=10, random_state=0).fit(X, y)
     assert regular.attributes_ is None and regular.storage_ == 7 * (3 + 2) + 1
     stages = list(weak.staged_predict(X[:4]))
     np.testing.assert_allclose(stages[-1], weak.predict(X[:4]), atol=1e-12)
@@ -331,7 +331,7 @@ def test_fitted_model_attributes_and_storage(data):
 
 def test_reproducible_with_random_state(data):
     X, y = data
-    a, b, c = (MARKRegressor(n_sample=5, max_iter=8, random_state=s).fit(X, y) for s in (4, 4, 5))
+    a, b, c = (MARKRegressor(n_candidates=5, max_iter=8, random_state=s).fit(X, y) for s in (4, 4, 5))
     np.testing.assert_array_equal(a.coef_, b.coef_)
     np.testing.assert_array_equal(a.center_indices_, b.center_indices_)
     assert not np.array_equal(a.center_indices_, c.center_indices_)
@@ -358,8 +358,8 @@ def test_bad_inputs_have_clear_messages(data):
         MARKRegressor(variant="M").fit(X, y)
     with pytest.raises(ValueError, match="'nu' parameter"):
         MARKRegressor("S", nu=0.0).fit(X, y)
-    with pytest.raises(ValueError, match="'n_sample' parameter"):
-        MARKRegressor(n_sample=0).fit(X, y)
+    with pytest.raises(ValueError, match="'n_candidates' parameter"):
+        MARKRegressor(n_candidates=0).fit(X, y)
     with pytest.raises(ValueError, match="sigma_grid must be a non-empty list of finite factors > 0"):
         MARKRegressor(sigma_grid=[1.0, -2.0]).fit(X, y)
     with pytest.raises(ValueError, match="Input X contains NaN"):
@@ -377,3 +377,19 @@ def test_bad_inputs_have_clear_messages(data):
 )
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_n_sample_is_the_deprecated_name_of_n_candidates(data):
+    """n_sample (MARK's former name of N') still fits the same model, with a FutureWarning naming the new one."""
+    X, y = data
+    renamed = MARKRegressor(n_candidates=7, max_iter=6, random_state=0).fit(X, y)
+    with pytest.warns(FutureWarning, match="n_sample was renamed n_candidates .* use n_candidates=7"):
+        former = MARKRegressor(n_sample=7, max_iter=6, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(former.predict(X), renamed.predict(X))
+    with pytest.warns(FutureWarning):  # None (exhaustive) is a value too, not "unset"
+        exhaustive = MARKRegressor(n_sample=None, n_candidates=7, max_iter=3).fit(X, y)
+    np.testing.assert_array_equal(
+        exhaustive.predict(X), MARKRegressor(n_candidates=None, max_iter=3).fit(X, y).predict(X)
+    )
+    with pytest.raises(ValueError, match="'n_sample' parameter"):
+        MARKRegressor(n_sample=0).fit(X, y)

@@ -17,6 +17,7 @@ a time by :func:`mkbench.cg.column_generation`:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from numbers import Integral, Real
 from typing import Any, cast
@@ -24,7 +25,7 @@ from typing import Any, cast
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin, _fit_context
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Hidden, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
@@ -87,15 +88,16 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         Shrinkage of MARK-S, 0 < nu <= 1; unused by MARK-L.
     max_iter : int, default=100
         T, the most columns generated: the model's size, as ``n_estimators`` is a
-        boosted ensemble's. A fit with sampled centres (``n_sample``) stops there
+        boosted ensemble's. A fit with sampled centres (``n_candidates``) stops there
         (``status_ == "max_iter"``), since some sampled column always has
         |K'r| > ``tol`` long before; reaching T is the model's definition, not a
         failure to converge, and issues no warning.
     tol : float, default=1e-8
         Stop when the best candidate has |K'r| <= tol (Algorithm 3.1, 3.2, step 7).
-    n_sample : int or None, default=50
+    n_candidates : int or None, default=50
         N', the candidate centres drawn at each iteration; None searches all
-        training points (exhaustive).
+        training points (exhaustive). The name of the same concept in the
+        estimators over weak learners (CGEns: the learners drawn per search).
     sigma_grid : array-like of float or None, default=None
         Grid of the 1-D sigma search, as factors of the default width (the mean
         squared distance of the training points, on the attribute for weak
@@ -113,6 +115,9 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
     verbose : int, default=0
         Print a line every ``verbose`` columns (objective, largest violation,
         columns, seconds) and one when the fit stops; 0: silent.
+    n_sample : int or None
+        Deprecated: the former name of ``n_candidates``, which it overrides with a
+        ``FutureWarning``. Renamed in 0.1.0; removed in 0.2.0.
 
     Attributes
     ----------
@@ -178,7 +183,8 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         "nu": [Interval(Real, 0, 1, closed="right")],
         "max_iter": [Interval(Integral, 0, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left")],
-        "n_sample": [Interval(Integral, 1, None, closed="left"), None],
+        "n_candidates": [Interval(Integral, 1, None, closed="left"), None],
+        "n_sample": [Interval(Integral, 1, None, closed="left"), None, Hidden(StrOptions({"deprecated"}))],
         "sigma_grid": ["array-like", None],
         "target_mse": [Interval(Real, 0, None, closed="left"), None],
         "random_state": ["random_state"],
@@ -194,12 +200,13 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         nu: float = 0.1,
         max_iter: int = 100,
         tol: float = 1e-8,
-        n_sample: int | None = 50,
+        n_candidates: int | None = 50,
         sigma_grid: Any = None,
         target_mse: float | None = None,
         random_state: int | np.random.RandomState | None = None,
         callback: Callable[[Any], Mapping[str, Any] | None] | None = None,
         verbose: int = 0,
+        n_sample: int | None | str = "deprecated",
     ) -> None:
         self.variant = variant
         self.kernel = kernel
@@ -207,12 +214,25 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         self.nu = nu
         self.max_iter = max_iter
         self.tol = tol
-        self.n_sample = n_sample
+        self.n_candidates = n_candidates
         self.sigma_grid = sigma_grid
         self.target_mse = target_mse
         self.random_state = random_state
         self.callback = callback
         self.verbose = verbose
+        self.n_sample = n_sample
+
+    def _n_candidates(self) -> int | None:
+        """N': ``n_candidates``, or the deprecated ``n_sample`` when it is set (with a FutureWarning)."""
+        if isinstance(self.n_sample, str):  # "deprecated": not set
+            return self.n_candidates
+        warnings.warn(
+            "MARKRegressor's n_sample was renamed n_candidates in 0.1.0 and will be removed in 0.2.0; "
+            f"use n_candidates={self.n_sample!r}",
+            FutureWarning,
+            stacklevel=3,
+        )
+        return self.n_sample
 
     def _grid(self) -> np.ndarray:
         if self.sigma_grid is None:
@@ -253,7 +273,7 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
             X,
             self.kernel,
             self._grid(),
-            self.n_sample,
+            self._n_candidates(),
             check_random_state(self.random_state),
             reprice_chosen=self.variant == "S",
             target_mse=self.target_mse,

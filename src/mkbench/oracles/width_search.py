@@ -186,7 +186,7 @@ class KernelColumnSearch:
     """Column generation for RBF and weak RBF kernels with a 1-D sigma search (MARK §4).
 
     At each call of :meth:`price` a sample S of N' training points is drawn (all
-    points when ``n_sample`` is None: the exhaustive search). Every candidate
+    points when ``n_candidates`` is None: the exhaustive search). Every candidate
     column is a triple (centre S_n, attribute j, width sigma_k): for the regular
     RBF kernel (eq. 19) j is absent, for the weak RBF kernel (eq. 20) it runs over
     the attributes. The search returns the candidate maximising |K'r| (eq. 16, 17),
@@ -205,7 +205,7 @@ class KernelColumnSearch:
     kernel : {"rbf", "weak_rbf"}
     sigma_grid : ndarray of shape (n_sigmas,)
         Positive factors of the default width.
-    n_sample : int or None
+    n_candidates : int or None
         N', the number of centres drawn per call; None (or >= n_samples) prices every training point.
     random_state : numpy.random.RandomState
         Source of the samples.
@@ -231,7 +231,7 @@ class KernelColumnSearch:
         X: np.ndarray,
         kernel: str,
         sigma_grid: np.ndarray,
-        n_sample: int | None,
+        n_candidates: int | None,
         random_state: np.random.RandomState,
         *,
         reprice_chosen: bool = False,
@@ -241,7 +241,7 @@ class KernelColumnSearch:
             raise ValueError(f"kernel={kernel!r} is not one of {', '.join(map(repr, KERNELS))}")
         self.X = np.ascontiguousarray(X, dtype=np.float64)
         self.sigma_grid = np.asarray(sigma_grid, dtype=np.float64)
-        self.n_sample = n_sample
+        self.n_candidates = n_candidates
         self.random_state = random_state
         self.reprice_chosen = reprice_chosen
         self.target_mse = target_mse
@@ -317,9 +317,9 @@ class KernelColumnSearch:
 
     def _sample(self) -> np.ndarray:
         n = self.X.shape[0]
-        if self.n_sample is None or self.n_sample >= n:
+        if self.n_candidates is None or self.n_candidates >= n:
             return np.arange(n)
-        return np.sort(self.random_state.choice(n, size=self.n_sample, replace=False))
+        return np.sort(self.random_state.choice(n, size=self.n_candidates, replace=False))
 
     def price(self, solution: MasterSolution, master, tol: float) -> Pricing:
         """Propose the column maximising |K'r| over the sampled candidates, or None if it is <= tol.
