@@ -22,15 +22,6 @@ ESTIMATORS = [
     for cls in (getattr(mkbench.estimators, name, None) or getattr(mkbench, name) for name in NAMES)
     if inspect.isclass(cls) and hasattr(cls, "get_params") and not inspect.isabstract(cls)
 ]
-#: Estimators whose module this change did not edit, with the parameter they still leave unconstrained: strict
-#: xfails, which fail once the constraint is added, so that the entry is then removed.
-UNCONSTRAINED = {"MARKRegressor": "'verbose' has no constraint in estimators/mark.py"}
-CASES = [
-    pytest.param(cls, marks=pytest.mark.xfail(strict=True, reason=UNCONSTRAINED[cls.__name__]))
-    if cls.__name__ in UNCONSTRAINED
-    else cls
-    for cls in ESTIMATORS
-]
 
 
 def test_every_public_estimator_is_collected():
@@ -38,7 +29,7 @@ def test_every_public_estimator_is_collected():
     assert len(ESTIMATORS) == len(mkbench.estimators.__all__) >= 21
 
 
-@pytest.mark.parametrize("cls", CASES, ids=lambda cls: cls.__name__)
+@pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda cls: cls.__name__)
 def test_every_parameter_has_a_constraint(cls):
     params = set(cls().get_params(deep=False))
     constraints = set(getattr(cls, "_parameter_constraints", {}))
@@ -46,7 +37,7 @@ def test_every_parameter_has_a_constraint(cls):
     assert constraints - params == set(), f"{cls.__name__}: constraints of no parameter"
 
 
-@pytest.mark.parametrize("cls", CASES, ids=lambda cls: cls.__name__)
+@pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda cls: cls.__name__)
 def test_scikit_learn_s_param_validation_check(cls):
     check_param_validation(cls.__name__, cls())
 

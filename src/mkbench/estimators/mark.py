@@ -189,6 +189,7 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         "target_mse": [Interval(Real, 0, None, closed="left"), None],
         "random_state": ["random_state"],
         "callback": [callable, None],
+        "verbose": [Interval(Integral, 0, None, closed="left")],
     }
 
     def __init__(
