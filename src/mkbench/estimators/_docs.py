@@ -7,6 +7,7 @@ docstring is its own text with the fragments of the parameters it shares joined 
 """
 
 __all__ = [
+    "BLAS_THREADS",
     "KERNEL_ATTRIBUTES",
     "KERNEL_COLUMNS",
     "KERNEL_LIBRARY",
@@ -15,7 +16,9 @@ __all__ = [
     "LEARNER_REST",
     "LOOP",
     "MAX_ITER",
+    "N_JOBS",
     "PROBABILITY",
+    "SPLIT_SEARCH",
     "SAMPLED_LEARNERS",
     "SCALING",
     "STRATIFY_RATIO",
@@ -180,19 +183,56 @@ PROBABILITY = """
         Fit Platt's sigmoid on 5-fold cross-validated decision values, as SVC does,
         so that ``predict_proba`` exists (5 more fits)."""
 
-#: Parallel one-vs-rest (:meth:`._multiclass.MarginClassifierMixin._fit_per_class`).
+#: ``n_jobs`` of a fit over kernel columns with two classes (:func:`._kernel_columns.blas_threads`).
+BLAS_THREADS = """
+    n_jobs : int, default=None
+        BLAS threads of a fit (scikit-learn's convention: None means 1 unless in a
+        ``joblib.parallel_config`` context, -1 all processors; 0 is refused). The fit is
+        BLAS products (the Gram blocks K_p(X, X), the full master's G = H H', the pricing
+        scores K_p w), which run on ``n_jobs`` threads; one by default (see "One BLAS
+        thread" in :mod:`mkbench.estimators._docs`). The same model up to the rounding of
+        the products' sums, which the threads split. For idle cores only: on 2 cores at
+        load 3-4, CG-Boost L,Q,R at its defaults on MNIST-1000 took 2.0-2.3x its
+        one-thread time with ``n_jobs=2`` (2026-11-28), as OpenBLAS's threads wait on
+        each other when the cores are busy."""
+
+#: Parallel fits: the stump search's chunks, BLAS threads, one-vs-rest (``_fit_per_class``).
 N_JOBS = """
     n_jobs : int, default=None
-        With more than two classes, the one-vs-rest models fitted ``n_jobs`` at a time
-        (scikit-learn's convention: None means 1 unless in a ``joblib.parallel_config``
-        context, -1 all processors); the same models as one at a time. Over kernel
-        columns the classes share what does not depend on the labels: the input scaling,
-        the library resolved on the training X and one store of the kernel values
-        K_p(x_i, x_j) (the Gram blocks, kept within ``memory_budget``, else a cache of
-        columns), each value computed once for all the classes (``n_kernel_columns_computed_``
-        counts them), which apply their own label signs (``positive="label"``) on top;
-        their fits run in joblib's threads, which fill the store under locks. Over weak
-        learners, which share nothing, in joblib's processes. Two classes ignore it."""
+        Threads or processes a fit uses (scikit-learn's convention: None means 1 unless in
+        a ``joblib.parallel_config`` context, -1 all processors; 0 is refused). With two
+        classes, over decision stumps each search splits the features into ``n_jobs``
+        chunks searched at once in threads, the one-thread model bit for bit (as
+        :class:`mkbench.CGEnsClassifier`'s ``n_jobs``); over kernel columns the BLAS
+        products (the Gram blocks, the full master's G = H H', the pricing scores) run on
+        ``n_jobs`` threads, the same model up to the rounding of their sums (for idle
+        cores: see :class:`mkbench.CGBoostRegressor`'s ``n_jobs``). With more
+        than two classes, the one-vs-rest models fitted ``n_jobs`` at a time, each on one
+        thread; the same models as one at a time. Over kernel columns the classes share
+        what does not depend on the labels: the input scaling, the library resolved on
+        the training X and one store of the kernel values K_p(x_i, x_j) (the Gram blocks,
+        kept within ``memory_budget``, else a cache of columns), each value computed once
+        for all the classes (``n_kernel_columns_computed_`` counts them), which apply their
+        own label signs (``positive="label"``) on top; their fits run in joblib's threads,
+        which fill the store under locks. Over weak learners, which share nothing, in
+        joblib's processes."""
+
+#: ``n_jobs`` of the estimators that search decision stumps (issue 44; :mod:`mkbench.learners._chunks`).
+SPLIT_SEARCH = """
+    n_jobs : int, default=None
+        Decision stumps: each search splits the features into ``n_jobs`` contiguous
+        chunks searched at once in threads (the compiled searches release the GIL),
+        whose best stumps are merged by the one-thread search's rule (the largest score,
+        ties to the lowest sorted position, then the lowest feature) and whose sums of
+        squared scores are added feature by feature in order: the fitted model is the
+        one-thread fit's, bit for bit. scikit-learn's convention: None means 1 unless in
+        a ``joblib.parallel_config`` context, -1 all processors; 0 is refused. Other
+        learners ignore it. The restricted masters stay on one BLAS thread, so the fit
+        gains what the search costs: on MNIST odd/even (n = 10 000, 784 pixels, binned)
+        a search took 2.5-2.9 ms on two threads against 6.0 ms on one, but CGEns with 500
+        stumps at C = 0.001 spends about 85 % of its fit in the dual coordinate descent
+        master, and took 0.97x its one-thread time (medians of 3, 2 cores at load 3-4,
+        2026-11-28)."""
 
 #: ``learner`` and ``C`` of the ensembles of weak learners (CGEns, LPBoost).
 LEARNER = """
@@ -257,6 +297,7 @@ LEARNER_REST = (
     + SAMPLED_LEARNERS
     + MAX_BINS
     + PROBABILITY
+    + SPLIT_SEARCH
     + """
     verbose : int, default=0
         Print a line every ``verbose`` learners (objective, largest dual violation,
@@ -296,4 +337,6 @@ LEARNER_REST = (
 # weighting), so BLAS threads only add synchronisation, and on a busy machine they made a default fit 7-60x
 # slower for the same model (CGEns-SLS on digits 27 s against 0.43 s; CG-Boost on breast cancer 0.77 s
 # against 0.10 s at load 2 on 2 cores). The workflow's jobs run on one thread already (Snakemake sets
-# OPENBLAS_NUM_THREADS to a rule's threads), so the papers' tables are unchanged.
+# OPENBLAS_NUM_THREADS to a rule's threads), so the papers' tables are unchanged. ``n_jobs`` > 1 is the user's
+# explicit choice: over kernel columns it lifts the limit to n_jobs BLAS threads for a fit with two classes
+# (:func:`._kernel_columns.blas_threads`); over stumps it splits the search into threads, the masters still on one.

@@ -25,14 +25,17 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
+from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import threadpool_limits
 
 from ..cg import column_generation
 from ..exceptions import SolverError
@@ -42,10 +45,11 @@ from ..kernels.scaled import Normalized, normalized
 from ..masters import LPMaster, QPMaster, SVMDualMaster
 from ..oracles import STRATEGIES, KernelOracle
 from ._convergence import warn_unless_optimal
+from ._learner_columns import N_JOBS_CONSTRAINT
 from ._scaling import SCALINGS
 from ._weights import weighted_input_scaling
 
-__all__ = ["INTERCEPTS", "KERNEL_CONSTRAINTS", "KernelExpansion", "enter_all", "weighted_library"]
+__all__ = ["INTERCEPTS", "KERNEL_CONSTRAINTS", "KernelExpansion", "blas_threads", "enter_all", "weighted_library"]
 
 #: ``fit_intercept`` -> the master's offset: free (cgboost §4.1, second case), none, or penalised (first case).
 INTERCEPTS = {True: "free", False: "none", "regularized": "regularized"}
@@ -72,12 +76,28 @@ KERNEL_CONSTRAINTS: dict = {
     "gap_tol": [Interval(Real, 0, None, closed="neither"), None],
     "memory_budget": [Interval(Integral, 1, None, closed="left")],
     "callback": [callable, None],
+    "n_jobs": N_JOBS_CONSTRAINT,
     "verbose": [Interval(Integral, 0, None, closed="left")],
 }
 
 
+def blas_threads(n_jobs: int | None) -> AbstractContextManager:
+    """BLAS on ``n_jobs`` threads within the block (scikit-learn's convention, :func:`joblib.effective_n_jobs`).
+
+    A fit over kernel columns is BLAS products: the Gram blocks K_p(X, X) (GEMM), the
+    full master's G = H H' (:class:`mkbench.masters.SVMDualMaster`), the pricing scores
+    K_p w (GEMV). The fits run on one BLAS thread (``threadpool_limits`` on ``fit``; see
+    :mod:`._docs`, "One BLAS thread"); with ``n_jobs`` > 1 these products take ``n_jobs``
+    threads. For one (None's default), nothing changes.
+    """
+    n = effective_n_jobs(n_jobs)
+    return threadpool_limits(limits=n, user_api="blas") if n > 1 else nullcontext()
+
+
 class KernelExpansion(BaseEstimator):
     """The kernel expansion and its fit by column generation; the estimator supplies the master."""
+
+    n_jobs: int | None = None  # BLAS threads of a fit (:func:`blas_threads`); an estimator's own parameter overrides it
 
     #: Parameters holding a kernel library spec (:func:`mkbench.kernels.make_library`), checked when a workflow
     #: config is read (:func:`mkbench.harness.methods.kernel_problems`).
@@ -180,20 +200,22 @@ class KernelExpansion(BaseEstimator):
         ``make_master`` has C w_i already); see the module for what else they change.
         ``columns``: the kernel values of X (:meth:`_kernel_columns` with the same
         ``weights``, the input scaling fitted) that one-vs-rest shares; None: computed here.
+        BLAS runs on ``n_jobs`` threads (:func:`blas_threads`).
         """
         if X.shape[0] < 2:
             raise ValueError(f"{type(self).__name__} needs at least 2 samples to learn from, got 1 sample")
-        columns = self._kernel_columns(X, weights) if columns is None else columns
-        strategy = self._strategy(X.shape[0])
-        solver = self._solver(strategy)
-        try:
-            self._generate(X, columns.with_signs(signs), make_master(solver, strategy), strategy)
-        except SolverError as exc:
-            lp = getattr(self, "penalty", "l2") == "l1"  # HiGHS' routes have no interior point to fall back to
-            if self.solver != "auto" or solver == _FALLBACK_SOLVER or lp:
-                raise
-            self._generate(X, columns.with_signs(signs), make_master(_FALLBACK_SOLVER, strategy), strategy)
-            self.history_[0]["note"] = f"solver {solver!r} failed ({exc}); refitted with {_FALLBACK_SOLVER!r}"
+        with blas_threads(self.n_jobs):
+            columns = self._kernel_columns(X, weights) if columns is None else columns
+            strategy = self._strategy(X.shape[0])
+            solver = self._solver(strategy)
+            try:
+                self._generate(X, columns.with_signs(signs), make_master(solver, strategy), strategy)
+            except SolverError as exc:
+                lp = getattr(self, "penalty", "l2") == "l1"  # HiGHS' routes have no interior point to fall back to
+                if self.solver != "auto" or solver == _FALLBACK_SOLVER or lp:
+                    raise
+                self._generate(X, columns.with_signs(signs), make_master(_FALLBACK_SOLVER, strategy), strategy)
+                self.history_[0]["note"] = f"solver {solver!r} failed ({exc}); refitted with {_FALLBACK_SOLVER!r}"
         warn_unless_optimal(
             self,
             self.status_,

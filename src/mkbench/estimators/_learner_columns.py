@@ -23,6 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..cg import CGResult, column_generation
 from ..learners import LEARNERS, make_family, outputs
+from ..learners._chunks import split_search
 from ..oracles import LearnerOracle
 from ._binary import BinaryClassifierMixin
 from ._convergence import warn_unless_optimal
@@ -32,6 +33,7 @@ from ._sparse_inputs import ACCEPT_SPARSE
 __all__ = [
     "LEARNER_CONSTRAINTS",
     "LOOSE_TOL",
+    "N_JOBS_CONSTRAINT",
     "CoefPath",
     "LearnerEnsemble",
     "LearnerParams",
@@ -41,6 +43,14 @@ __all__ = [
 ]
 
 LOOSE_TOL = 0.1  # liblinear's default tolerance of its dual solvers: the masters on the way (see loose_tol)
+
+#: ``n_jobs`` in scikit-learn's convention (:func:`joblib.effective_n_jobs`): None, -1 or below (all processors
+#: but -1 - n_jobs), or 1 and above; 0 is refused.
+N_JOBS_CONSTRAINT: list = [
+    Interval(Integral, 1, None, closed="left"),
+    Interval(Integral, None, -1, closed="right"),
+    None,
+]
 
 #: The parameters :class:`LearnerParams` holds (``_parameter_constraints``).
 LEARNER_CONSTRAINTS: dict = {
@@ -52,6 +62,7 @@ LEARNER_CONSTRAINTS: dict = {
     "n_candidates": [Interval(Integral, 1, None, closed="left")],
     "gamma": [Interval(Real, 0, None, closed="neither"), None],
     "max_bins": [Interval(Integral, 2, 256, closed="both"), None],  # bins coded in uint8 (BinnedStumps)
+    "n_jobs": N_JOBS_CONSTRAINT,
     "random_state": ["random_state"],
     "verbose": [Interval(Integral, 0, None, closed="left")],
 }
@@ -74,6 +85,7 @@ class LearnerParams(BaseEstimator):
         gamma: float | None = None,
         random_state=None,
         max_bins: int | None = 255,
+        n_jobs: int | None = None,
         verbose: int = 0,
     ) -> None:
         self.learner = learner
@@ -85,6 +97,7 @@ class LearnerParams(BaseEstimator):
         self.gamma = gamma
         self.random_state = random_state
         self.max_bins = max_bins
+        self.n_jobs = n_jobs
         self.verbose = verbose
 
 
@@ -102,7 +115,9 @@ def fit_by_column_generation(
     """Run column generation of ``master`` over the weak learners ``learner`` on X (Alg. 1, 2).
 
     Takes ``max_iter``, ``time_limit``, ``tol``, ``verbose`` of ``estimator`` for the loop,
-    its ``n_candidates``, ``gamma``, ``max_bins`` and ``random_state`` for the family; sets ``learners_``,
+    its ``n_candidates``, ``gamma``, ``max_bins`` and ``random_state`` for the family, and ``n_jobs``
+    for the threads a stump search splits the features over
+    (:func:`mkbench.learners._chunks.split_search`); sets ``learners_``,
     ``n_iter_``, ``status_`` and ``history_``, and warns with a ConvergenceWarning unless the
     loop ended optimal, or at ``max_iter`` where that is the ensemble's size
     (``estimator._max_iter_is_size``: CGEns, CGEns-SLS, LPBoost).
@@ -141,16 +156,17 @@ def fit_by_column_generation(
         random_state=check_random_state(estimator.random_state),
     )
     oracle = LearnerOracle(family, exclude_chosen=exclude_chosen)
-    result = column_generation(
-        master,
-        oracle,
-        tol=estimator.tol,
-        max_iter=estimator.max_iter,
-        time_limit=estimator.time_limit,
-        callback=callback,
-        verbose=estimator.verbose,
-        name=type(estimator).__name__,
-    )
+    with split_search(family, estimator.n_jobs):
+        result = column_generation(
+            master,
+            oracle,
+            tol=estimator.tol,
+            max_iter=estimator.max_iter,
+            time_limit=estimator.time_limit,
+            callback=callback,
+            verbose=estimator.verbose,
+            name=type(estimator).__name__,
+        )
     estimator.learners_ = list(result.choices)
     estimator.n_iter_ = result.n_iter
     estimator.status_ = result.status

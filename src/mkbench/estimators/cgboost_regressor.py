@@ -44,6 +44,7 @@ class CGBoostRegressor(RegressorMixin, KernelExpansion):
         Fit the targets centred and divided by their standard deviation (``y_mean_``,
         ``y_scale_``) and report the model in the units of y (``coef_``, ``intercept_``,
         ``predict``), so that C and ``epsilon`` mean the same for targets of any scale."""
+        + _docs.BLAS_THREADS
         + _docs.KERNEL_COLUMNS
         + """
     Examples
@@ -91,6 +92,7 @@ class CGBoostRegressor(RegressorMixin, KernelExpansion):
         gap_tol: float | None = None,
         memory_budget: int = 512 * 2**20,
         callback: Callable[[Any], Mapping[str, Any] | None] | None = None,
+        n_jobs: int | None = None,
         verbose: int = 0,
     ) -> None:
         self.kernels = kernels
@@ -111,6 +113,7 @@ class CGBoostRegressor(RegressorMixin, KernelExpansion):
         self.gap_tol = gap_tol
         self.memory_budget = memory_budget
         self.callback = callback
+        self.n_jobs = n_jobs
         self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)

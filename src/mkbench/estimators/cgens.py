@@ -140,6 +140,7 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: ign
         random_state=None,
         max_bins: int | None = 255,
         probability: bool = False,
+        n_jobs: int | None = None,
         verbose: int = 0,
     ) -> None:
         super().__init__(
@@ -152,6 +153,7 @@ class CGEnsClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: ign
             gamma=gamma,
             random_state=random_state,
             max_bins=max_bins,
+            n_jobs=n_jobs,
             verbose=verbose,
         )
         self.fit_intercept = fit_intercept

@@ -24,7 +24,7 @@ from threadpoolctl import threadpool_limits
 
 from ..masters._solution import check_C
 from ..masters.simplex_ls import SimplexLSMaster
-from ._docs import MAX_BINS, MAX_ITER
+from ._docs import MAX_BINS, MAX_ITER, SPLIT_SEARCH
 from ._learner_columns import (
     LEARNER_CONSTRAINTS,
     LearnerParams,
@@ -110,6 +110,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
     random_state : int, RandomState or None, default=None
         Seeds the sampled learners."""
         + MAX_BINS
+        + SPLIT_SEARCH.replace("searched at once", "searched at once, under the l columns of U (eq. 13),")
         + """
     verbose : int, default=0
         Print a line every ``verbose`` learners and one when the fit stops; 0: silent.
@@ -167,6 +168,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
         gamma: float | None = None,
         random_state=None,
         max_bins: int | None = 255,
+        n_jobs: int | None = None,
         verbose: int = 0,
     ) -> None:
         super().__init__(
@@ -179,6 +181,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
             gamma=gamma,
             random_state=random_state,
             max_bins=max_bins,
+            n_jobs=n_jobs,
             verbose=verbose,
         )
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from numbers import Integral, Real
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -179,7 +179,6 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
         "solver": [StrOptions({*SOLVERS, *LP_ROUTES})],
         "stratify_ratio": [Interval(Real, 0, 1, closed="left")],
         "probability": ["boolean"],
-        "n_jobs": [Integral, None],
     }
     #: What a preset sets. The parameter holding the columns; the weak-learner families it may name (none: kernels
     #: only); HiGHS' route for the LP at ``solver="auto"``; for two classes only, what to use for more (the end of
@@ -351,6 +350,10 @@ class ColumnGenerationClassifier(SharedColumnsMixin, MarginClassifierMixin, Kern
         self._fit_binary(X, y, weights)
         self._calibrate(X, y, weights)
         return self
+
+    def _fit_per_class(self, binary, X: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None) -> list:
+        """The one-vs-rest models, ``n_jobs`` at a time (:mod:`._shared_columns`), each fitted on one thread."""
+        return super()._fit_per_class(binary.set_params(n_jobs=1), X, y, sample_weight)
 
     def _fit_binary(
         self, X: np.ndarray, y: np.ndarray, weights: np.ndarray | None, columns: KernelColumns | None = None

@@ -19,6 +19,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ..learners import make_family
+from ..learners._chunks import split_search
 from . import _docs
 from ._binary import binary_targets
 from ._learner_columns import LEARNER_CONSTRAINTS
@@ -31,7 +32,7 @@ __all__ = ["LearnerAdaBoostClassifier", "WeakLearnerClassifier"]
 #: The parameters both classes share (``_parameter_constraints``).
 _WEAK_CONSTRAINTS: dict = {
     "learner": [StrOptions({"stump", "perceptron"})],
-    **{name: LEARNER_CONSTRAINTS[name] for name in ("n_candidates", "max_bins", "random_state")},
+    **{name: LEARNER_CONSTRAINTS[name] for name in ("n_candidates", "max_bins", "n_jobs", "random_state")},
 }
 
 
@@ -61,6 +62,7 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
     n_candidates : int, default=2000
         Perceptrons drawn per fit."""
         + _docs.MAX_BINS
+        + _docs.SPLIT_SEARCH
         + """
     random_state : int, RandomState or None, default=None
         Seeds the perceptrons (scikit-learn's AdaBoost gives each round its own seed).
@@ -77,11 +79,18 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
     _parameter_constraints: dict = _WEAK_CONSTRAINTS
 
     def __init__(
-        self, learner: str = "perceptron", *, n_candidates: int = 2000, max_bins: int | None = 255, random_state=None
+        self,
+        learner: str = "perceptron",
+        *,
+        n_candidates: int = 2000,
+        max_bins: int | None = 255,
+        n_jobs: int | None = None,
+        random_state=None,
     ) -> None:
         self.learner = learner
         self.n_candidates = n_candidates
         self.max_bins = max_bins
+        self.n_jobs = n_jobs
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -111,7 +120,8 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
             max_bins=self.max_bins,
             random_state=check_random_state(self.random_state),
         )
-        best = family.best(D * signed).learner
+        with split_search(family, self.n_jobs):
+            best = family.best(D * signed).learner
         assert best is not None  # a fresh family, with the constant learner: never empty
         self.learner_ = best
         return self
@@ -170,6 +180,7 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
     n_candidates : int, default=2000
         Perceptrons drawn per round (§VI-A)."""
         + _docs.MAX_BINS
+        + _docs.SPLIT_SEARCH
         + """
     random_state : int, RandomState or None, default=None
 
@@ -213,12 +224,14 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
         n_estimators: int = 100,
         n_candidates: int = 2000,
         max_bins: int | None = 255,
+        n_jobs: int | None = None,
         random_state=None,
     ) -> None:
         self.learner = learner
         self.n_estimators = n_estimators
         self.n_candidates = n_candidates
         self.max_bins = max_bins
+        self.n_jobs = n_jobs
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
@@ -241,7 +254,9 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
         if rows is not None:
             X, y = X[rows], y[rows]
         self.classes_, _ = _binary_labels(type(self).__name__, X, y)
-        weak = WeakLearnerClassifier(self.learner, n_candidates=self.n_candidates, max_bins=self.max_bins)
+        weak = WeakLearnerClassifier(
+            self.learner, n_candidates=self.n_candidates, max_bins=self.max_bins, n_jobs=self.n_jobs
+        )
         self.ensemble_ = AdaBoostClassifier(weak, n_estimators=self.n_estimators, random_state=self.random_state)
         self.ensemble_.fit(X, y, sample_weight=weights)
         return self

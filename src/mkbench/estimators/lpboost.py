@@ -88,6 +88,7 @@ class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: i
         random_state=None,
         max_bins: int | None = 255,
         probability: bool = False,
+        n_jobs: int | None = None,
         verbose: int = 0,
     ) -> None:
         super().__init__(
@@ -100,6 +101,7 @@ class LPBoostClassifier(LearnerEnsemble, ColumnGenerationClassifier):  # type: i
             gamma=gamma,
             random_state=random_state,
             max_bins=max_bins,
+            n_jobs=n_jobs,
             verbose=verbose,
         )
         self.solver = solver

@@ -21,9 +21,11 @@ from sklearn.model_selection import ParameterGrid, StratifiedKFold
 from sklearn.utils._param_validation import HasMethods, Hidden, Interval
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._registry import estimator_class
+from ._learner_columns import N_JOBS_CONSTRAINT
 from ._weights import present_rows
 
 __all__ = ["N_ITERS", "StagedSearchCV", "chooses"]
@@ -78,6 +80,12 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         parameter: CGEns samples its Fourier learners at the SVM's cross-validated
         bandwidth (§VI-A, Table II). The SVM's choice is the one a separate search
         of the same grid with ``method="svc-rbf"`` and ``n_iters=None`` makes.
+    n_jobs : int, default=None
+        The folds' fits (one per fold and grid point, and the RBF SVM's) run ``n_jobs`` at
+        a time (joblib, its default backend: processes; scikit-learn's convention: None
+        means 1 unless in a ``joblib.parallel_config`` context, -1 all processors). The
+        errors are summed in the same order: the same choice as one at a time. The
+        method's own ``n_jobs`` (a parameter of it) is apart.
 
     Attributes
     ----------
@@ -154,6 +162,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         "cv": [Interval(Integral, 2, None, closed="left")],
         "random_state": ["random_state"],
         "svc_bandwidth_grid": [dict, None],  # its 'gamma' list is checked by fit
+        "n_jobs": N_JOBS_CONSTRAINT,
     }
 
     def __init__(
@@ -166,6 +175,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         cv: int = 5,
         random_state: int = 0,
         svc_bandwidth_grid: dict | None = None,
+        n_jobs: int | None = None,
     ) -> None:
         self.method = method
         self.params = params
@@ -174,6 +184,7 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         self.cv = cv
         self.random_state = random_state
         self.svc_bandwidth_grid = svc_bandwidth_grid
+        self.n_jobs = n_jobs
 
     @_fit_context(prefer_skip_nested_validation=False)  # the searched method's parameters are validated too
     def fit(self, X: np.ndarray, y: np.ndarray, **fit_params) -> StagedSearchCV:
@@ -227,21 +238,13 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         errors = np.zeros((len(grid), 1 if n_iters is None else len(n_iters)))
         chosen = chooses(len(grid), errors.shape[1], svc is not None)  # else the one setting is only refitted
         folds = StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state).split(X, y) if chosen else ()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)  # a count below convergence is the point
-            for train, test in folds:
-                fold_weights = {} if weights is None else {"sample_weight": weights[train]}
-                test_weights = None if weights is None else weights[test]
-                for g, point in enumerate(grid):
-                    model = self._make({**params, **point, **counts})
-                    model.fit(X[train], y[train], **fold_weights, **fit_params)
-                    if n_iters is None:
-                        errors[g, 0] += _error(model.predict(X[test]), y[test], test_weights) / self.cv
-                        continue
-                    # a fit that stopped before its first learner (optimal at once) has no stages
-                    staged = list(model.staged_predict(X[test])) or [model.predict(X[test])]
-                    for k, t in enumerate(n_iters):
-                        errors[g, k] += _error(staged[min(t, len(staged)) - 1], y[test], test_weights) / self.cv
+        jobs = [(train, test, g) for train, test in folds for g in range(len(grid))]
+        found = Parallel(n_jobs=self.n_jobs)(
+            delayed(self._fold_errors)(X, y, weights, train, test, {**params, **grid[g], **counts}, n_iters, fit_params)
+            for train, test, g in jobs
+        )
+        for (_, _, g), fold_errors in zip(jobs, found, strict=True):  # summed fold after fold, as one at a time
+            errors[g] += fold_errors / self.cv
         best, best_count = np.unravel_index(np.argmin(errors), errors.shape)
         self.best_params_ = {**bandwidth, **grid[best], **({} if n_iters is None else {counter: n_iters[best_count]})}
         self.best_estimator_ = self._make({**params, **self.best_params_})
@@ -262,6 +265,21 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
         )
         self.classes_ = self.best_estimator_.classes_
         return self
+
+    def _fold_errors(
+        self, X, y: np.ndarray, weights: np.ndarray | None, train, test, setting: dict, n_iters, fit_params: dict
+    ) -> np.ndarray:
+        """The validation errors on ``test`` of the method fitted with ``setting`` on ``train``, at each count."""
+        fold_weights = {} if weights is None else {"sample_weight": weights[train]}
+        test_weights = None if weights is None else weights[test]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)  # a count below convergence is the point
+            model = self._make(setting).fit(X[train], y[train], **fold_weights, **fit_params)
+            if n_iters is None:
+                return np.array([_error(model.predict(X[test]), y[test], test_weights)])
+            # a fit that stopped before its first learner (optimal at once) has no stages
+            staged = list(model.staged_predict(X[test])) or [model.predict(X[test])]
+        return np.array([_error(staged[min(t, len(staged)) - 1], y[test], test_weights) for t in n_iters])
 
     def _refuse_more_classes(self, X: np.ndarray, y: np.ndarray, params: dict) -> None:
         """A binary method given more than two classes refuses them now, before any search, in its own words.
@@ -294,7 +312,9 @@ class StagedSearchCV(ClassifierMixin, BaseEstimator):
                 f"svc_bandwidth_grid must be a dict of SVC parameters with a 'gamma' list, e.g. "
                 f"{{'C': [1, 10], 'gamma': [0.1, 1]}}; got {grid!r}"
             )
-        search = StagedSearchCV("svc-rbf", param_grid=grid, n_iters=None, cv=self.cv, random_state=self.random_state)
+        search = StagedSearchCV(
+            "svc-rbf", param_grid=grid, n_iters=None, cv=self.cv, random_state=self.random_state, n_jobs=self.n_jobs
+        )
         return search.fit(X, y, sample_weight=weights)
 
     def __sklearn_tags__(self):

@@ -27,6 +27,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..learners import Stump, outputs
+from ..learners._chunks import split_search
 from ..learners.family import StumpFamily, make_stumps
 from . import _docs
 from ._learner_columns import LEARNER_CONSTRAINTS
@@ -77,30 +78,27 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     D(i,l) exp(-alpha v_l phi(x_i) Y_il). The classifier is argmax_l f_l(x),
     f_l = sum_t alpha_t v_tl phi_t(x). The constant stump is a candidate.
 
-    ``fit`` takes ``sample_weight``: D_1(i, l) in proportion to w_i (integer weights boost
-    the repeated rows); ``predict_proba`` is scikit-learn's AdaBoost rule
-    (:func:`boosting_proba`: softmax of f / sum_t alpha_t, over K - 1 beyond two classes),
-    free, so always there. X may be a scipy sparse matrix, never densified: its stumps are searched
-    from its stored entries (see ``max_bins``), the same boosting as on X densified.
+    ``fit`` takes ``sample_weight``: D_1(i, l) in proportion to w_i (integer weights boost the repeated rows);
+    ``predict_proba`` is scikit-learn's AdaBoost rule (:func:`boosting_proba`: softmax of f / sum_t alpha_t, over
+    K - 1 beyond two classes), free, so always there. X may be a scipy sparse matrix, never densified: its stumps
+    are searched from its stored entries (see ``max_bins``), the same boosting as on X densified.
 
     Parameters
     ----------
     n_estimators : int, default=1000
-        Boosting rounds (fewer if an edge reaches 0 or 1). Chosen by
-        ``benchmarks/defaults.py``'s panel (issue 42; raw features, its 70/30 splits,
-        every count read from one fit with ``staged_predict``). On draws 0-2, at 100 /
-        300 / 500 / 1000 / 2000 / 5000 rounds: digits 92.5 / 95.6 / 95.7 / 96.0 / 96.1 /
-        96.1 % accuracy (HistGradientBoostingClassifier(): 97.2 %), wine 98.8 / 100 /
-        99.4 / 99.4 / 99.4 / 99.4 % (100 %), breast cancer 96.1 / 96.9 / 96.3 / 96.3 /
-        96.5 / 96.7 % (95.1 %), ``make_classification(2000, 50)`` 98.6 / 98.5 / 98.3 /
-        98.4 / 98.5 / 98.4 % (98.6 %). On draws 0-5, at 300 / 500 / 1000 / 2000 / 3000
-        rounds: digits 95.6 / 95.9 / 96.0 / 95.9 / 95.9 % (97.3 %), wine 98.2 / 97.8 /
-        97.8 / 97.8 / 97.5 % (98.1 %). 1000 rounds take 0.7 s on digits (one core).
-        Stumps level off near 96 % on digits (95.7-96.1 % from 1000 to 10000 rounds),
-        1.2-1.3 points short of the trees: the panel's goal (within a point) is out of
-        reach there by the weak learner, not by the rounds; more rounds only cost time. The
-        papers' protocols give their own (Table III: 500)."""
+        Boosting rounds (fewer if an edge reaches 0 or 1). Chosen by ``benchmarks/defaults.py``'s panel (issue 42;
+        raw features, its 70/30 splits, every count read from one fit with ``staged_predict``). On draws 0-2, at 100
+        / 300 / 500 / 1000 / 2000 / 5000 rounds: digits 92.5 / 95.6 / 95.7 / 96.0 / 96.1 / 96.1 % accuracy
+        (HistGradientBoostingClassifier(): 97.2 %), wine 98.8 / 100 / 99.4 / 99.4 / 99.4 / 99.4 % (100 %), breast
+        cancer 96.1 / 96.9 / 96.3 / 96.3 / 96.5 / 96.7 % (95.1 %), ``make_classification(2000, 50)`` 98.6 / 98.5 /
+        98.3 / 98.4 / 98.5 / 98.4 % (98.6 %). On draws 0-5, at 300 / 500 / 1000 / 2000 / 3000 rounds: digits 95.6 /
+        95.9 / 96.0 / 95.9 / 95.9 % (97.3 %), wine 98.2 / 97.8 / 97.8 / 97.8 / 97.5 % (98.1 %). 1000 rounds take
+        0.7 s on digits (one core). Stumps level off near 96 % on digits (95.7-96.1 % from 1000 to 10000 rounds),
+        1.2-1.3 points short of the trees: the panel's goal (within a point) is out of reach there by the weak
+        learner, not by the rounds; more rounds only cost time. The papers' protocols give their own (Table III:
+        500)."""
         + _docs.MAX_BINS
+        + _docs.SPLIT_SEARCH
         + """
 
     Attributes
@@ -138,6 +136,7 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
         "max_bins": LEARNER_CONSTRAINTS["max_bins"],
+        "n_jobs": LEARNER_CONSTRAINTS["n_jobs"],
     }
     _stop_when_perfect = True  # a stump with edge 1 has Hamming loss 0
     classes_: np.ndarray
@@ -146,9 +145,10 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
     alphas_: np.ndarray
     n_iter_: int
 
-    def __init__(self, n_estimators: int = 1000, *, max_bins: int | None = 255) -> None:
+    def __init__(self, n_estimators: int = 1000, *, max_bins: int | None = 255, n_jobs: int | None = None) -> None:
         self.n_estimators = n_estimators
         self.max_bins = max_bins
+        self.n_jobs = n_jobs
 
     def __sklearn_tags__(self):
         return sparse_tags(super().__sklearn_tags__())
@@ -185,19 +185,20 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         family = make_stumps(X, constant=True, max_bins=self.max_bins)
         start = perf_counter()  # as column generation's history: after presorting the features
         stumps, votes, alphas, edges, history = [], [], [], [], []
-        for _ in range(self.n_estimators):
-            stump, v, edge = self._weak_learner(family, weights, index)
-            if stump is None or edge <= 0.0:
-                break
-            alpha = 0.5 * np.log((1.0 + edge) / max(1.0 - edge, 1e-12))
-            self._reweight(weights, alpha, stump(X), v, index)
-            stumps.append(stump)
-            votes.append(v)
-            alphas.append(alpha)
-            edges.append(edge)
-            history.append({"n_columns": len(stumps), "edge": edge, "seconds": perf_counter() - start})
-            if self._stop_when_perfect and edge >= 1.0 - 1e-12:  # nothing is left to boost
-                break
+        with split_search(family, self.n_jobs):
+            for _ in range(self.n_estimators):
+                stump, v, edge = self._weak_learner(family, weights, index)
+                if stump is None or edge <= 0.0:
+                    break
+                alpha = 0.5 * np.log((1.0 + edge) / max(1.0 - edge, 1e-12))
+                self._reweight(weights, alpha, stump(X), v, index)
+                stumps.append(stump)
+                votes.append(v)
+                alphas.append(alpha)
+                edges.append(edge)
+                history.append({"n_columns": len(stumps), "edge": edge, "seconds": perf_counter() - start})
+                if self._stop_when_perfect and edge >= 1.0 - 1e-12:  # nothing is left to boost
+                    break
         self.stumps_ = stumps
         self.votes_ = np.array(votes).reshape(-1, self.classes_.size)
         self.alphas_ = np.array(alphas)
@@ -296,29 +297,26 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
     every colouring separates them and this is discrete AdaBoost with stumps.
     ``sample_weight``, ``predict_proba`` and sparse X as for :class:`AdaBoostMHClassifier`.
 
-    Random colourings are Guruswami & Sahai's simplest choice (their analysis
-    holds for any colouring with U_t = sum D(i, l) [mu(l) != mu(y_i)] > 0; one with
-    U_t = 0 is drawn again); the CGEns paper does not say which its AdaBoost.ECC
-    used. A stump that separates one colouring perfectly (gamma = 1) does not end
-    boosting, since the mislabels of equally coloured classes keep their weight.
+    Random colourings are Guruswami & Sahai's simplest choice (their analysis holds for any colouring with
+    U_t = sum D(i, l) [mu(l) != mu(y_i)] > 0; one with U_t = 0 is drawn again); the CGEns paper does not say which
+    its AdaBoost.ECC used. A stump that separates one colouring perfectly (gamma = 1) does not end boosting, since
+    the mislabels of equally coloured classes keep their weight.
 
     Parameters
     ----------
     n_estimators : int, default=2000
-        Boosting rounds (fewer if an edge reaches 0). Chosen by
-        ``benchmarks/defaults.py``'s panel as :class:`AdaBoostMHClassifier`'s
-        (``random_state=0``). On draws 0-5, at 300 / 500 / 1000 / 2000 / 3000 rounds:
-        digits 94.7 / 95.8 / 95.8 / 96.4 / 96.4 % accuracy
-        (HistGradientBoostingClassifier(): 97.3 %), wine 96.6 / 96.6 / 96.3 / 96.3 /
-        96.3 % (98.1 %). On draws 0-2, at 100 / 2000 rounds: digits 90.5 / 96.2 %
-        (97.2 %), wine 96.9 / 96.9 % (100 %), breast cancer 96.1 / 96.5 % (95.1 %),
-        ``make_classification(2000, 50)`` 98.6 / 98.5 % (98.6 %); 2000 rounds take
-        1.2 s on digits (one core). Random colourings need about twice AdaBoost.MH's
-        rounds to level off on digits, within a point of the trees there; on wine they
-        stay 1.5-3 points short of the trees (and 1.5-2.5 of AdaBoost.MH) at every
-        count from 100 to 5000 rounds (draws 0-5 / 0-2): a limit of the method on this
-        panel, not of the rounds. The papers' protocols give their own (Table III: 500)."""
+        Boosting rounds (fewer if an edge reaches 0). Chosen by ``benchmarks/defaults.py``'s panel as
+        :class:`AdaBoostMHClassifier`'s (``random_state=0``). On draws 0-5, at 300 / 500 / 1000 / 2000 / 3000
+        rounds: digits 94.7 / 95.8 / 95.8 / 96.4 / 96.4 % accuracy (HistGradientBoostingClassifier(): 97.3 %), wine
+        96.6 / 96.6 / 96.3 / 96.3 / 96.3 % (98.1 %). On draws 0-2, at 100 / 2000 rounds: digits 90.5 / 96.2 %
+        (97.2 %), wine 96.9 / 96.9 % (100 %), breast cancer 96.1 / 96.5 % (95.1 %), ``make_classification(2000, 50)``
+        98.6 / 98.5 % (98.6 %); 2000 rounds take 1.2 s on digits (one core). Random colourings need about twice
+        AdaBoost.MH's rounds to level off on digits, within a point of the trees there; on wine they stay 1.5-3
+        points short of the trees (and 1.5-2.5 of AdaBoost.MH) at every count from 100 to 5000 rounds (draws 0-5 /
+        0-2): a limit of the method on this panel, not of the rounds. The papers' protocols give their own
+        (Table III: 500)."""
         + _docs.MAX_BINS
+        + _docs.SPLIT_SEARCH
         + """
     random_state : int, RandomState or None, default=None
         Seeds the colourings.
@@ -345,8 +343,10 @@ class AdaBoostECCClassifier(AdaBoostMHClassifier):
 
     _parameter_constraints: dict = {**AdaBoostMHClassifier._parameter_constraints, "random_state": ["random_state"]}
 
-    def __init__(self, n_estimators: int = 2000, *, max_bins: int | None = 255, random_state=None) -> None:
-        super().__init__(n_estimators, max_bins=max_bins)
+    def __init__(
+        self, n_estimators: int = 2000, *, max_bins: int | None = 255, n_jobs: int | None = None, random_state=None
+    ) -> None:
+        super().__init__(n_estimators, max_bins=max_bins, n_jobs=n_jobs)
         self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)

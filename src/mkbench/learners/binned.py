@@ -6,7 +6,7 @@ feature, a histogram of the signed weights over its bins, one pass over its
 uint8 bin codes, and a cumulative sum over at most ``max_bins`` bins
 (:func:`_binned_search`), the scan that the exact search
 (:class:`mkbench.learners.Stumps`) makes over the sorted points
-(:func:`mkbench.learners.stumps._scan_rows`). It needs no sort, reads each
+(:func:`mkbench.learners._scan._scan_rows`). It needs no sort, reads each
 point's weight in storage order, and skips the points of a feature's heaviest
 bin. HistGradientBoosting, LightGBM and XGBoost build the same histograms, of
 gradients and hessians, to grow trees by their gain; none offers what column
@@ -27,7 +27,8 @@ import numpy as np
 import scipy.sparse
 
 from .binning import bin_feature, distinct
-from .stumps import _rows_start, _scan_rows, _StumpFamily
+from ._scan import _rows_start, _scan_rows
+from .stumps import _StumpFamily
 from .weak import Stump, _points
 
 __all__ = ["BinnedStumps", "check_max_bins", "table_bytes"]
@@ -87,14 +88,17 @@ def _binned_search(
     n_bins: np.ndarray,
     available: np.ndarray,
     positions: np.ndarray,
+    lo: int,
+    hi: int,
+    squares: np.ndarray,
 ) -> tuple:
-    """The binned stump search under m weight vectors: per feature, a histogram of W over its bins, then their scan.
+    """The binned stump search of features lo..hi - 1 under m weight vectors: per feature, a histogram, then its scan.
 
     A feature j stored densely (``column[j] >= 0``) adds each point's row of W to
     the histogram row of its code, ``codes[:, column[j]]``; one stored sparsely adds
     only its points outside its heaviest bin (``indices``, ``bins`` between
     ``start[j]`` and ``start[j + 1]``) and gives that bin the column sums of W minus
-    theirs. The scan of the bins in order (:func:`mkbench.learners.stumps._scan_rows`)
+    theirs. The scan of the bins in order (:func:`mkbench.learners._scan._scan_rows`)
     scores and selects the stumps between them as the exact search does, under the
     sorted position of each bin's last point, so that ties break alike.
 
@@ -123,20 +127,22 @@ def _binned_search(
         Which stumps (after bin b of feature j) are candidates.
     positions : ndarray of shape (max_bins, d), int64
         Sorted position of the last training point of bin b of feature j.
+    lo, hi, squares
+        The features searched, and the sums of squares out, as :func:`mkbench.learners.stumps._stump_search_rows`.
 
     Returns
     -------
-    rows, features, scores, sum_squares
+    rows, features, scores, edges
         As :func:`mkbench.learners.stumps._stump_search_rows`, rows being sorted positions.
     """
     n, m = W.shape
-    rows, features, scores, sum_squares, edges = _rows_start(m, per_row, totals)
+    rows, features, scores, edges = _rows_start(m, per_row, totals)
     copies = np.empty((_COPIES, available.shape[0], m))
     histogram = np.empty((available.shape[0], m))
     order = np.arange(available.shape[0])
     points = np.arange(n).astype(np.int32)  # as indices
     L, rest = np.empty(m), np.empty(m)
-    for j in range(n_bins.shape[0]):
+    for j in range(lo, hi):
         k, c = n_bins[j], column[j]
         copies[:, :k] = 0.0
         dense = c >= 0
@@ -167,10 +173,10 @@ def _binned_search(
             rows,
             features,
             scores,
-            sum_squares,
+            squares[j],
             edges,
         )
-    return rows, features, scores, sum_squares
+    return rows, features, scores, edges
 
 
 def _dense_features(X: np.ndarray, max_bins: int) -> Iterator[tuple]:
@@ -298,7 +304,9 @@ class BinnedStumps(_StumpFamily):
             raise ValueError(f"no bin of feature {feature} ends at sorted position {row}")
         return float(self.thresholds[slot, feature])
 
-    def _search_rows(self, W: np.ndarray, totals: np.ndarray, per_row: bool) -> tuple:
+    def _search_features(
+        self, W: np.ndarray, totals: np.ndarray, per_row: bool, lo: int, hi: int, squares: np.ndarray
+    ) -> tuple:
         return _binned_search(
             W,
             totals,
@@ -312,6 +320,9 @@ class BinnedStumps(_StumpFamily):
             self.n_bins,
             self.available,
             self.positions,
+            lo,
+            hi,
+            squares,
         )
 
     def _position(self, feature: int, threshold: float) -> int:

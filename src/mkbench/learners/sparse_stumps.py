@@ -8,7 +8,7 @@ the dense family keeps each feature's sorting permutation and sorted values
 sorted order at a time during a search, in one buffer of n points: its negative
 entries, its zeros in the order of their points (where the dense family's stable
 sort puts them), its positive entries. The scan of those points is the dense
-search's (:func:`mkbench.learners.stumps._scan_rows`), in the same order, so that
+search's (:func:`mkbench.learners._scan._scan_rows`), in the same order, so that
 every running sum, score, sum of squares and tie is the dense family's.
 """
 
@@ -18,7 +18,8 @@ import numba
 import numpy as np
 import scipy.sparse
 
-from .stumps import _midpoint, _rows_start, _scan_rows, _StumpFamily
+from ._scan import _rows_start, _scan_rows
+from .stumps import _midpoint, _StumpFamily
 from .weak import _points
 
 __all__ = ["SparseStumps"]
@@ -70,6 +71,9 @@ def _sparse_search_rows(
     W: np.ndarray,
     totals: np.ndarray,
     per_row: bool,
+    lo: int,
+    hi: int,
+    squares: np.ndarray,
 ) -> tuple:
     """:func:`mkbench.learners.stumps._stump_search_rows` on the sorted entries of a sparse X, one feature at a time.
 
@@ -78,21 +82,21 @@ def _sparse_search_rows(
     holds r; position n - 1 of feature 0 is the constant learner when ``constant``.
     """
     m = W.shape[1]
-    rows, features, scores, sum_squares, edges = _rows_start(m, per_row, totals)
+    rows, features, scores, edges = _rows_start(m, per_row, totals)
     L = np.empty(m)
     index = np.empty(n, dtype=np.int32)
     stored = np.zeros(n, dtype=np.bool_)
     available = np.empty(n, dtype=np.bool_)
     ordered = np.empty(n)
-    for j in range(indptr.shape[0] - 1):
+    for j in range(lo, hi):
         _sorted_feature(values, indices, indptr[j], indptr[j + 1], stored, index, ordered)
         for r in range(n - 1):
             available[r] = ordered[r + 1] > ordered[r]
         available[n - 1] = constant and j == 0
         for e in range(excluded_start[j], excluded_start[j + 1]):
             available[excluded_rows[e]] = False
-        _scan_rows(W, index, available, None, j, totals, per_row, L, rows, features, scores, sum_squares, edges)
-    return rows, features, scores, sum_squares
+        _scan_rows(W, index, available, None, j, totals, per_row, L, rows, features, scores, squares[j], edges)
+    return rows, features, scores, edges
 
 
 class SparseStumps(_StumpFamily):
@@ -156,7 +160,9 @@ class SparseStumps(_StumpFamily):
             return float("inf")
         return float(_midpoint(self._value(feature, row), self._value(feature, row + 1)))
 
-    def _search_rows(self, W: np.ndarray, totals: np.ndarray, per_row: bool) -> tuple:
+    def _search_features(
+        self, W: np.ndarray, totals: np.ndarray, per_row: bool, lo: int, hi: int, squares: np.ndarray
+    ) -> tuple:
         features = sorted(self.excluded)
         excluded_start = np.zeros(self.n_features + 1, dtype=np.int64)
         excluded_start[1:][features] = [len(self.excluded[j]) for j in features]
@@ -172,6 +178,9 @@ class SparseStumps(_StumpFamily):
             W,
             totals,
             per_row,
+            lo,
+            hi,
+            squares,
         )
 
     def _position(self, feature: int, threshold: float) -> int:

@@ -8,92 +8,32 @@ one search per classifier and AdaBoost.MH's vote per class.
 
 What a stump family is beyond its search (the searches' interface, the outcome,
 exclusion) is :class:`_StumpFamily`, and the scan that scores and selects the
-stumps of one feature is :func:`_scan_rows`: both are shared with the binned
-family (:class:`mkbench.learners.BinnedStumps`), which scans bins where this one
-scans sorted points.
+stumps of one feature is :func:`mkbench.learners._scan._scan_rows`: both are shared
+with the sparse and binned families (:class:`mkbench.learners.BinnedStumps` scans
+bins where this one scans sorted points). Every search splits over contiguous chunks
+of the features, run in threads (:mod:`mkbench.learners._chunks`, ``n_jobs``), with
+the one-thread outcome.
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 import numba
 import numpy as np
 
+from ._chunks import ONE_CHUNK, FeatureChunks, search_chunks
+from ._scan import _rows_start, _scan_rows
 from .weak import Best, Stump, _points
 
 __all__ = ["Stumps"]
 
 
 @numba.njit(cache=True, nogil=True)
-def _scan_rows(
-    W: np.ndarray,
-    index: np.ndarray,
-    available: np.ndarray,
-    positions: np.ndarray | None,
-    j: int,
-    totals: np.ndarray,
-    per_row: bool,
-    L: np.ndarray,
-    best_row: np.ndarray,
-    best_feature: np.ndarray,
-    best_scores: np.ndarray,
-    sum_squares: np.ndarray,
-    best_edge: np.ndarray,
-) -> None:
-    """Offer the stumps of feature j, in order, to a search under m weight vectors; the state is updated in place.
-
-    The scan that the exact search (:func:`_stump_search_rows`) and the binned one
-    (:mod:`mkbench.learners.binned`) share. Step r adds the row ``W[index[r]]`` to
-    the m running sums L; if ``available[r]``, the stump that splits there is
-    scored W_l - 2 L_l (``totals`` W_l), its squares are summed into
-    ``sum_squares``, and it is kept under the rule of :func:`_stump_search_rows`
-    with ``positions[r]`` as its sorted position (the largest |score| per row, or
-    the largest sum_l |score_l|; ties to the lowest position, then to the feature
-    offered first). The exact search steps through the sorted points (``index`` a
-    feature's sorting permutation; ``positions`` None: step r is position r); the
-    binned one through the bins of a histogram (W the per-bin sums, ``positions``
-    the sorted position of each bin's last point).
-    """
-    m = totals.shape[0]
-    L[:] = 0.0
-    for r in range(index.shape[0]):
-        i = index[r]
-        for q in range(m):
-            L[q] += W[i, q]
-        if not available[r]:
-            continue
-        position = r if positions is None else positions[r]
-        edge = 0.0
-        for q in range(m):
-            score = totals[q] - 2.0 * L[q]
-            sum_squares[q] += score * score
-            if per_row:
-                if abs(score) > best_edge[q] or (abs(score) == best_edge[q] and position < best_row[q]):
-                    best_edge[q], best_row[q], best_feature[q] = abs(score), position, j
-                    best_scores[q, q] = score
-            else:
-                edge += abs(score)
-        if not per_row and (edge > best_edge[0] or (edge == best_edge[0] and position < best_row[0])):
-            best_edge[0], best_row[0], best_feature[0] = edge, position, j
-            for q in range(m):
-                best_scores[0, q] = totals[q] - 2.0 * L[q]
-
-
-@numba.njit(cache=True, nogil=True)
-def _rows_start(m: int, per_row: bool, totals: np.ndarray) -> tuple:
-    """The state of a search under m weight vectors before any stump: best rows, features, scores, sum_squares, edges.
-
-    See :func:`_stump_search_rows` for the first four; the rows are -1 (none found yet).
-    """
-    k = m if per_row else 1
-    best_scores = np.empty((k, m))
-    for q in range(k):
-        best_scores[q] = totals
-    return np.full(k, -1), np.full(k, -1), best_scores, np.zeros(m), np.full(k, -1.0)
-
-
-@numba.njit(cache=True, nogil=True)
-def _stump_search(order: np.ndarray, w: np.ndarray, available: np.ndarray, total: float) -> tuple:
-    """The exact stump search under one weight vector, fused into one pass over the sorted points of each feature.
+def _stump_search(
+    order: np.ndarray, w: np.ndarray, available: np.ndarray, total: float, lo: int, hi: int, squares: np.ndarray
+) -> tuple:
+    """The exact stump search of features lo..hi - 1 under one weight vector, one pass over each one's sorted points.
 
     For each feature j, L runs over the cumulative sum of w in sorted order, and
     the stump at sorted position r scores W - 2 L_r (W = sum_i w_i, ``total``).
@@ -115,21 +55,22 @@ def _stump_search(order: np.ndarray, w: np.ndarray, available: np.ndarray, total
         Which (position, feature) pairs are candidates.
     total : float
         sum_i w_i.
+    lo, hi : int
+        The features searched (a chunk, :mod:`mkbench.learners._chunks`).
+    squares : ndarray of shape (d, 1)
+        Out: ``squares[j, 0]``, the sum of the squared scores of feature j's available candidates.
 
     Returns
     -------
     row, feature : int
         The best candidate's position and feature; -1 when none is available.
-    score : float
-        Its signed score W - 2 L_row.
-    sum_squares : float
-        Sum of the squared scores of all available candidates.
+    score, edge : float
+        Its signed score W - 2 L_row, and |score| (-1 when none).
     """
-    n, d = order.shape
+    n = order.shape[0]
     best_edge, best_row, best_feature, best_score = -1.0, -1, -1, total
-    sum_squares = 0.0
-    for j in range(d):
-        L = 0.0
+    for j in range(lo, hi):
+        L, sum_squares = 0.0, 0.0
         for r in range(n):
             L += w[order[r, j]]
             if available[r, j]:
@@ -138,14 +79,22 @@ def _stump_search(order: np.ndarray, w: np.ndarray, available: np.ndarray, total
                 edge = abs(score)
                 if edge > best_edge or (edge == best_edge and r < best_row):
                     best_edge, best_row, best_feature, best_score = edge, r, j, score
-    return best_row, best_feature, best_score, sum_squares
+        squares[j, 0] = sum_squares
+    return best_row, best_feature, best_score, best_edge
 
 
 @numba.njit(cache=True, nogil=True)
 def _stump_search_rows(
-    order: np.ndarray, W: np.ndarray, available: np.ndarray, totals: np.ndarray, per_row: bool
+    order: np.ndarray,
+    W: np.ndarray,
+    available: np.ndarray,
+    totals: np.ndarray,
+    per_row: bool,
+    lo: int,
+    hi: int,
+    squares: np.ndarray,
 ) -> tuple:
-    """The exact stump search under m weight vectors at once, one pass over the sorted points of each feature.
+    """The exact stump search of features lo..hi - 1 under m weight vectors at once, one pass per feature.
 
     The m running sums L_l advance together, so each sorted point's m weights are
     read as one contiguous row of W (m separate searches gather each point m
@@ -170,6 +119,10 @@ def _stump_search_rows(
         Column sums of W.
     per_row : bool
         Select per row (shape k = m below) or by the summed edge (k = 1).
+    lo, hi : int
+        The features searched (a chunk, :mod:`mkbench.learners._chunks`).
+    squares : ndarray of shape (d, m)
+        Out: ``squares[j]``, per row, the sum of the squared scores of feature j's available candidates.
 
     Returns
     -------
@@ -178,16 +131,16 @@ def _stump_search_rows(
     scores : ndarray of shape (k, m)
         Their signed scores W_l - 2 L_row,l under each row l (per row: row q's own
         score is ``scores[q, q]``; the others are not computed).
-    sum_squares : ndarray of shape (m,)
-        Per row, the sum of the squared scores of all available candidates.
+    edges : ndarray of shape (k,)
+        Their |score| (per row) or summed edge; -1 when none.
     """
-    rows, features, scores, sum_squares, edges = _rows_start(W.shape[1], per_row, totals)
+    rows, features, scores, edges = _rows_start(W.shape[1], per_row, totals)
     L = np.empty(W.shape[1])
-    for j in range(order.shape[1]):
+    for j in range(lo, hi):
         _scan_rows(
-            W, order[:, j], available[:, j], None, j, totals, per_row, L, rows, features, scores, sum_squares, edges
+            W, order[:, j], available[:, j], None, j, totals, per_row, L, rows, features, scores, squares[j], edges
         )
-    return rows, features, scores, sum_squares
+    return rows, features, scores, edges
 
 
 def _midpoint(lo: np.ndarray | float, hi: np.ndarray | float) -> np.ndarray:
@@ -214,8 +167,11 @@ class _StumpFamily:
     exhaustive = True
     X: np.ndarray
     n_samples: int
+    n_features: int
     available: np.ndarray
     n_candidates: int
+    #: The chunks of features a search splits into (:func:`mkbench.learners._chunks.split_search`).
+    chunks: FeatureChunks = ONE_CHUNK
 
     def best(self, w: np.ndarray) -> Best:
         """The available stump (or its negation) with the largest |sum_i w_i h(x_i)|.
@@ -307,7 +263,14 @@ class _StumpFamily:
         return rows[0], features[0], scores[0, 0], sum_squares[0]
 
     def _search_rows(self, W: np.ndarray, totals: np.ndarray, per_row: bool) -> tuple:
-        """The search under the columns of W, as :func:`_stump_search_rows` returns it."""
+        """The search under the columns of W over every chunk of features: rows, features, scores, sum_squares."""
+        search = partial(self._search_features, W, totals, per_row)
+        return search_chunks(search, self.n_features, W.shape[1], self.chunks)
+
+    def _search_features(
+        self, W: np.ndarray, totals: np.ndarray, per_row: bool, lo: int, hi: int, squares: np.ndarray
+    ) -> tuple:
+        """The search of features lo..hi - 1, as :func:`_stump_search_rows` (rows, features, scores, edges)."""
         raise NotImplementedError
 
     def _position(self, feature: int, threshold: float) -> int:
@@ -391,10 +354,20 @@ class Stumps(_StumpFamily):
         return float(_midpoint(self.sorted[row, feature], self.sorted[row + 1, feature]))
 
     def _search(self, w: np.ndarray, total: float) -> tuple[int, int, float, float]:
-        return _stump_search(self.order, w, self.available, total)
+        rows, features, scores, sum_squares = search_chunks(
+            partial(self._one, w, total), self.n_features, 1, self.chunks
+        )
+        return rows[0], features[0], scores[0, 0], sum_squares[0]
 
-    def _search_rows(self, W: np.ndarray, totals: np.ndarray, per_row: bool) -> tuple:
-        return _stump_search_rows(self.order, W, self.available, totals, per_row)
+    def _one(self, w: np.ndarray, total: float, lo: int, hi: int, squares: np.ndarray) -> tuple:
+        """:func:`_stump_search` of features lo..hi - 1, shaped as :meth:`_search_features` returns it."""
+        row, feature, score, edge = _stump_search(self.order, w, self.available, total, lo, hi, squares)
+        return [row], [feature], [[score]], [edge]
+
+    def _search_features(
+        self, W: np.ndarray, totals: np.ndarray, per_row: bool, lo: int, hi: int, squares: np.ndarray
+    ) -> tuple:
+        return _stump_search_rows(self.order, W, self.available, totals, per_row, lo, hi, squares)
 
     def _position(self, feature: int, threshold: float) -> int:
         return int(np.searchsorted(self.sorted[:, feature], threshold, side="right")) - 1
