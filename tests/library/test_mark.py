@@ -248,7 +248,7 @@ def test_mark_l_chooses_the_columns_a_direct_solve_of_eq_9_would(data):
     """The fit against a replay of Algorithm 3.1 whose master is numpy.linalg.lstsq of eq. 9 at every step:
     the same columns in the same order, the same weights and predictions (1e-8 relative)."""
     X, y = data
-    model = MARKRegressor(kernel="rbf", C=3.0, n_sample=8, max_iter=30, random_state=4).fit(X, y)
+    model = MARKRegressor(kernel="rbf", C=3.0, n_candidates=8, max_iter=30, random_state=4).fit(X, y)
     search = KernelColumnSearch(X, "rbf", DEFAULT_SIGMA_GRID, 8, np.random.RandomState(4))
     centred, columns, choices = y - y.mean(), np.zeros((40, 0)), []
     for _ in range(30):

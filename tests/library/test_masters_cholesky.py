@@ -135,3 +135,19 @@ def test_growing_factor_refuses_an_indefinite_extension():
     with pytest.raises(SolverError, match=r"adding rows 3-3 .*increase C"):
         factor.extend(np.array([[2.0], [2.5]]), np.array([[1.0]]), np.array([0.0]))  # A would have det < 0
     assert len(factor) == 2  # left as it was
+
+
+@pytest.mark.parametrize("module", ["ridge", "simplex_ls"])
+def test_solve_seconds_count_the_columns_added_since_the_last_solve(module, monkeypatch):
+    """A solve's seconds (history_'s master_seconds) include add_columns' work: a clock ticking 1 s per reading."""
+    import importlib
+    from itertools import count
+
+    ticks = count()
+    monkeypatch.setattr(importlib.import_module(f"mkbench.masters.{module}"), "perf_counter", lambda: next(ticks))
+    rng = np.random.default_rng(15)
+    master = RidgeMaster(rng.normal(size=9), 1.0) if module == "ridge" else SimplexLSMaster(np.c_[np.ones(9)], 1.0)
+    master.add_columns(rng.normal(size=9))
+    master.add_columns(rng.normal(size=(9, 2)))
+    assert master.solve().seconds == 3  # two additions and the solve, 1 s each
+    assert master.solve().seconds == 1  # nothing added since

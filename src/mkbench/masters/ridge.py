@@ -132,6 +132,7 @@ class RidgeMaster(_ResidualMaster):
         # G'WG + C I and G'Wy, factored as they grow; the row of e first
         self._normal = GrowingCholesky(None, f"C = {self.C:g} is too small for nearly repeated columns; increase C")
         self._normal.extend(np.zeros((0, 1)), np.array([[e_We + self.C]]), np.array([self._weigh(self.y).sum()]))
+        self._added_seconds = 0.0  # add_columns' time since the last solve, reported by it
 
     @property
     def n_columns(self) -> int:
@@ -159,11 +160,13 @@ class RidgeMaster(_ResidualMaster):
             If rounding makes the extended matrix numerically singular (C far too
             small for nearly repeated columns).
         """
+        start = perf_counter()
         K = as_column_block(K, self.n_rows)
         WK = self._weigh(K.T).T
         cross = np.vstack([WK.sum(axis=0), self._K.array.T @ WK])  # eq. 15 and eq. 14
         self._normal.extend(cross, K.T @ WK + self.C * np.eye(K.shape[1]), WK.T @ self.y)
         self._K.append(K)
+        self._added_seconds += perf_counter() - start
 
     def solve(self) -> MasterSolution:
         """Solve eq. 9 with the current factor: theta = L^-T z, z = L^-1 G'y kept as the factor grows, O(t^2).
@@ -173,13 +176,15 @@ class RidgeMaster(_ResidualMaster):
         MasterSolution
             ``alpha`` in the order the columns were added, ``intercept`` b,
             ``pricing_weights`` (and ``xi``, ``duals``) the residual r = y - G theta,
-            ``objective`` H(alpha, b) of eq. 8.
+            ``objective`` H(alpha, b) of eq. 8, ``seconds`` those of this solve and of
+            the :meth:`add_columns` calls since the last one (the master's whole work).
         """
         start = perf_counter()
         theta = self._normal.solve()
         residual = self.y - theta[0] - self._K.array @ theta[1:]
         objective = 0.5 * self.C * (theta @ theta) + 0.5 * (residual @ self._weigh(residual))
-        return self._solution(theta[1:].copy(), theta[0], residual, objective, perf_counter() - start)
+        seconds, self._added_seconds = perf_counter() - start + self._added_seconds, 0.0
+        return self._solution(theta[1:].copy(), theta[0], residual, objective, seconds)
 
     def duality_gap(self, scores: np.ndarray) -> float:
         """Primal minus dual objective of the ridge problem over *all* candidate columns.
