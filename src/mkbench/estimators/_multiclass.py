@@ -167,8 +167,8 @@ class MarginClassifierMixin(PlattMixin, BinaryClassifierMixin):
         self.classes_ = classes
         self.estimators_ = self._fit_per_class(clone(self).set_params(probability=False), X, y, sample_weight)
         self.n_iter_ = np.array([estimator.n_iter_ for estimator in self.estimators_])
-        statuses = [getattr(estimator, "status_", None) for estimator in self.estimators_]
-        if None not in statuses:
+        if all(hasattr(estimator, "status_") for estimator in self.estimators_):
+            statuses: list[str] = [estimator.status_ for estimator in self.estimators_]
             self.status_ = next((status for status in statuses if status != OPTIMAL), OPTIMAL)
         self._calibrate(X, y, sample_weight)
         return True
