@@ -142,14 +142,16 @@ class CombinedSVM:
         return SVMSolution(beta, alpha_y, support, dual.intercept, float(objective), K)
 
     def quadratic_terms(self, alpha_y: np.ndarray) -> np.ndarray:
-        """alpha' Y K_k Y alpha for every kernel k, from the support vectors' block where the support is small.
+        """alpha' Y K_k Y alpha for every kernel k, reading the rows of the support only.
 
-        With S the support (alpha_i > 0), alpha' Y K_k Y alpha = v' K_k[S, S] v, v = (y alpha)_S:
-        where |S| <= n / 4 the |S|^2 entries of every kernel are gathered in one indexing
-        instead of the n^2 read, otherwise one matrix product over the whole stack. Gathering
-        costs more per entry: measured (issue 42) at n = 2000, 20 kernels, 0.3 / 7 / 21 / 42 ms
-        for |S| = 60 / 200 / 400 / 500 against 32-37 ms for the product; at n = 124, 182 kernels
-        (wine's grid), 0.04-0.8 ms for |S| = 10-40 against 7 ms.
+        With S the support (alpha_i > 0) and v = y alpha = ``alpha_y``, alpha' Y K_k Y alpha =
+        sum_{i in S} v_i (K_k v)_i. Where |S| <= n / 4 the |S|^2 entries K_k[S, S] of every kernel
+        are gathered in one indexing, as v' K_k[S, S] v (measured, issue 42: at n = 124, 182
+        kernels, 0.04-0.8 ms for |S| = 10-40 against 7 ms for the whole product); otherwise
+        :meth:`_row_products` reads the |S| rows of the support, |S| n of the n^2 entries of each
+        kernel. Measured (issue 44) at M = 442, n = 245, |S| = 83 (Ionosphere's grid): 11 against
+        38 ms for the whole product; M = 793, n = 145, |S| = 101 (Sonar's): 9 against 13 ms;
+        M = 208, n = 457, |S| = 183 (Credit's): 15 against 33 ms (medians on a loaded machine).
 
         Parameters
         ----------
@@ -162,10 +164,42 @@ class CombinedSVM:
         support = np.flatnonzero(alpha_y)
         n = alpha_y.size
         if 4 * support.size > n:
-            return (self._rows @ alpha_y).reshape(self.n_kernels, -1) @ alpha_y
+            return self._row_products(alpha_y, support) @ alpha_y
         v = alpha_y[support]
         block = self._flat[:, (support[:, None] * n + support).ravel()]  # (M, |S|^2): K_k[S, S] of every k
         return block.reshape(self.n_kernels, support.size, support.size) @ v @ v
+
+    def _row_products(self, alpha_y: np.ndarray, support: np.ndarray) -> np.ndarray:
+        """(K_k alpha_y)_i for the rows i of ``support``, 0 on the other rows: shape (n_kernels, n_samples).
+
+        Equal bit for bit to the rows of the whole product ``stack.reshape(M n, n) @ alpha_y``,
+        so that SimpleMKL's and SILP's iterates are the whole product's: the paths are that
+        sensitive (SimpleMKL on a Credit split of the paper's protocol takes 15 iterations instead
+        of 20 when the gradient changes by 1e-13 relative). A BLAS matrix-vector product takes
+        the rows in groups of four and each row of a group alike wherever the group sits, then
+        the last rows by another kernel (OpenBLAS's kernels for SkylakeX, Haswell and
+        Sandybridge, checked on 600 random shapes; ``tests/library/test_simplemkl_iterates.py``
+        checks the installed BLAS). Here each support row i is one product over the strided view
+        ``stack[:, i, :]``, the kernels past the last whole group of four go in one padded
+        product, and the whole product's last (M n) mod 4 rows (the last kernel's) are taken as
+        its remainder, after a group of four. A BLAS that groups otherwise gives the same
+        products but for rounding.
+        """
+        M, n, _ = self.stack.shape
+        products = np.zeros((M, n))
+        grouped = M - M % 4
+        for i in support:
+            products[:grouped, i] = self.stack[:grouped, i, :] @ alpha_y
+        if grouped < M:  # the last M mod 4 kernels' rows, in groups of four
+            rows = self.stack[grouped:, support, :].reshape(-1, n)
+            padded = np.zeros((-(-rows.shape[0] // 4) * 4, n))
+            padded[: rows.shape[0]] = rows
+            products[grouped:, support] = (padded @ alpha_y)[: rows.shape[0]].reshape(M - grouped, -1)
+        last = M * n - (M * n) % 4  # the whole product's remainder rows: the last kernel's rows from last - (M - 1) n
+        if last < M * n and support[-1] >= last - (M - 1) * n:
+            start = max(last - 4, 0)
+            products.reshape(-1)[last:] = (self._rows[start:] @ alpha_y)[last - start :]
+        return products
 
     def gradient(self, solution: SVMSolution) -> np.ndarray:
         """dJ/dbeta_k = -1/2 alpha*' Y K_k Y alpha* at the solution's beta (notes, "J(beta)")."""
