@@ -43,8 +43,22 @@ def test_huber_newton_dual_point_meets_liblinear_criterion_at_the_qp_optimum(pro
     w_u = X.T @ (y * result.u)
     assert projected_gradient_span(X, y, result.u, w_u, big_C) <= tol
     assert result.u.sum() - 0.5 * w_u @ w_u == pytest.approx(reference, rel=1e-6)
+    np.testing.assert_allclose(result.w_u, w_u, rtol=0, atol=1e-9 * np.abs(w_u).max())  # kept by updates
     never = huber_newton(X, y, np.zeros(X.shape[1]), big_C, tol, done=lambda u, w, w_u: False, max_iter=3)
     assert not never.accepted and np.all((never.u >= 0.0) & (never.u <= big_C))
+
+
+@pytest.mark.parametrize("n_changed", [0, 3, 40, 100])
+def test_dual_weights_updated_over_the_changed_points_equal_the_direct_product(n_changed):
+    """sum_i y_i u_i x_i updated from u to u_new over the points whose u_i changed (a few, or more than half:
+    recomputed) is X' (y * u_new), as numpy computes it from u_new itself."""
+    rng = np.random.default_rng(n_changed)
+    X, y = rng.normal(size=(100, 30)), rng.choice([-1.0, 1.0], size=100)
+    u = rng.uniform(0.0, 2.0, size=100)
+    u_new = u.copy()
+    u_new[rng.choice(100, size=n_changed, replace=False)] = rng.uniform(0.0, 2.0, size=n_changed)
+    updated = svm_newton._update_dual(X, y, u, X.T @ (y * u), u_new)
+    np.testing.assert_allclose(updated, X.T @ (y * u_new), rtol=0, atol=1e-12 * np.abs(X).sum())
 
 
 @pytest.mark.parametrize("n_free", [0, 1, 2])
@@ -115,7 +129,8 @@ def test_dual_cd_masters_go_on_by_coordinate_descent_where_newton_is_not_accepte
 
     def refused(X, y, w, C, tol, **options):
         calls.append(tol)
-        return HuberNewton(w, np.full(len(y), C / 2), 1, False)  # a feasible point, not accepted
+        u = np.full(len(y), C / 2)
+        return HuberNewton(w, u, 1, False, X.T @ (y * u))  # a feasible point, not accepted
 
     monkeypatch.setattr(svm_cd, "huber_newton", refused)
     K, y = newton_problem
@@ -126,6 +141,35 @@ def test_dual_cd_masters_go_on_by_coordinate_descent_where_newton_is_not_accepte
     assert solution.objective == pytest.approx(
         highs_qp_reference(K, y, big_C, "hinge", alpha_sign, intercept), rel=1e-6
     )
+
+
+@pytest.mark.parametrize("master_class, alpha_sign, intercept", NEWTON_CASES[::2])  # free alpha: long streaks
+def test_dual_cd_masters_probe_coordinate_descent_in_long_newton_streaks_and_reach_the_optimum(
+    newton_problem, master_class, alpha_sign, intercept
+):
+    """Columns added one at a time at C = 100: Newton's method ends solve after solve, coordinate descent is
+    probed 10 and 30 solves into the streak (gaps doubling), and the last master is the direct QP optimum."""
+    import mkbench.masters.svm_cd as svm_cd
+
+    K, y = newton_problem
+    master = master_class(y, 100.0, tol=1e-6, loose_tol=None)
+    probes = [s for s in range(80) if s > 0 and not svm_cd.LinearSVMCDMaster._newton_first(_Streak(s))]
+    assert probes == [10, 30, 70]
+    streaks = []
+    newton_first = master._newton_first
+    master._newton_first = lambda: streaks.append(master._newton_streak) or newton_first()
+    solution = _add_in_chunks(master, K, chunk=1)
+    assert max(streaks) > 10  # a probe failed and Newton's method went on
+    assert solution.optimal and solution.objective == pytest.approx(
+        highs_qp_reference(K, y, 100.0, "hinge", alpha_sign, intercept), rel=1e-6
+    )
+
+
+class _Streak:
+    """A stand-in with a streak of Newton solves, for the probe schedule of ``_newton_first``."""
+
+    def __init__(self, streak):
+        self._newton_streak = streak
 
 
 def test_dual_cd_masters_turn_to_newton_where_columns_outnumber_the_points(problem):

@@ -64,9 +64,10 @@ __all__ = ["LinearSVMCDMaster", "NonnegLinearSVMCDMaster", "projected_gradient_s
 NEWTON_AFTER = 50
 #: Once Newton's method has ended a solve, the next solves start with it, coordinate descent left out
 #: (MNIST odd/even, n = 10^4, 500 stumps, C = 1: 50 passes first at every master made the fit 2.3x
-#: slower), except every ``PROBE_EVERY``-th, which gives coordinate descent its passes first: where it
-#: converges in them, the solves go back to it (C = 0.001 with every master to 1e-3: Newton first
-#: throughout took 110 s against 23 s).
+#: slower), except probes, which give coordinate descent its passes first: where it converges in them, the
+#: solves go back to it (C = 0.001 with every master to 1e-3: Newton first throughout took 110 s against 23 s).
+#: Probes come ``PROBE_EVERY`` solves into a streak of Newton's, then at gaps doubling after each one that fails
+#: (there, 500 stumps at C = 1: its 50 failed probes every 10th solve cost a fifth of the masters' time).
 PROBE_EVERY = 10
 
 
@@ -118,12 +119,11 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     coordinate descent has not ended one since (else from coordinate descent's w); its
     dual point is accepted only if it meets the same stopping criterion. Where it is
     not, coordinate descent goes on from it. After a solve Newton's method ended, the
-    next ones start with it, but for a probe of coordinate descent every
-    ``PROBE_EVERY``-th, whatever the number of columns k (a limit to k <= n / 4, tried
-    on 2026-11-26, made CG-Boost on centred MNIST-1000, k = 1700, 33 s instead of 27 s
-    and CGEns with 500 Fourier features on 866 points 13 s instead of 8 s, where the
-    masters it kept from Newton's method went to Clarabel). ``n_newton_solves`` counts
-    the solves it ended; ``iterations`` counts its steps beside the passes.
+    next ones start with it, but for probes of coordinate descent (``PROBE_EVERY``), whatever the
+    number of columns k (a limit to k <= n / 4, tried on 2026-11-26, made CG-Boost on centred
+    MNIST-1000, k = 1700, 33 s instead of 27 s and CGEns with 500 Fourier features on 866 points
+    13 s instead of 8 s, where the masters it kept from Newton's method went to Clarabel).
+    ``n_newton_solves`` counts the solves it ended; ``iterations`` counts its steps beside the passes.
 
     Why coordinate descent and not an exact active set at large C: :mod:`.dual_cd`.
     """
@@ -241,7 +241,8 @@ class LinearSVMCDMaster(FreeSignQPPricing):
 
     def _newton_first(self) -> bool:
         """Whether this solve starts with Newton's method: it ended the last, and this is no probe (``PROBE_EVERY``)."""
-        return self._newton_streak > 0 and self._newton_streak % PROBE_EVERY != 0
+        rounds, rest = divmod(self._newton_streak, PROBE_EVERY)  # probes at streaks PROBE_EVERY (2^j - 1), j >= 1
+        return self._newton_streak > 0 and not (rest == 0 and (rounds + 1) & rounds == 0)
 
     def _cd_budget(self) -> int:
         """Passes coordinate descent gets before Newton's method: ``NEWTON_AFTER`` per smoothing stage."""
@@ -262,9 +263,9 @@ class LinearSVMCDMaster(FreeSignQPPricing):
             )
 
         start = self._w if self._newton_w is None else self._newton_w
-        newton = huber_newton(X, y, start, C, self._eps, penalty=penalty, shift=shift, done=done)
+        newton = huber_newton(X, y, start, C, self._eps, penalty=penalty, shift=shift, done=done, row_norms2=self._QD)
         self._alpha[:] = newton.u
-        self._w = X.T @ (y * newton.u)
+        self._w = newton.w_u
         self._newton_w = newton.w if newton.accepted else None
         self._newton_streak = self._newton_streak + 1 if newton.accepted else 0
         self.n_newton_solves += newton.accepted
