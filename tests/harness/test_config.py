@@ -174,7 +174,7 @@ def test_param_settings_expand_grid_in_sorted_key_order():
         (
             lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"].update(n_iter=[5]),
             "at experiments/smoke-cgens/methods/cgens/params: method 'staged-cv' has no parameter(s) n_iter; "
-            "valid parameters: cv, method, n_iters, param_grid, params, random_state, svc_bandwidth_grid",
+            "valid parameters: cv, method, n_iters, n_jobs, param_grid, params, random_state, svc_bandwidth_grid",
         ),
         (
             lambda c: c["experiments"]["smoke-cgens"]["methods"]["cgens"]["params"].update(method="cgenz"),
