@@ -25,11 +25,15 @@ STUMP_PEERS = ("LightGBM, num_leaves=2", "XGBoost, max_depth=1, hist")
 
 
 def check_cgens_across_c(record: dict, peer_goals: int) -> None:
-    """Per C: vs AdaBoost, vs each stump peer (``peer_goals`` of them), vs tight masters; at C = 1 also our masters
-    vs liblinear's on the same path. Every method's fit time and test error in one table; the n_jobs goal's note."""
+    """Per C: vs AdaBoost, vs each stump peer (``peer_goals`` of them), vs tight masters; at C = 1 also n_jobs=2 vs
+    one thread and our masters vs liblinear's on the same path. Every method's fit time and test error in one table;
+    the note on CG-Boost's n_jobs."""
     check_record(record, "cgens_across_c")
     per_C = ["<= 0.5", *["<= 1.0"] * peer_goals, None]
-    assert [r["goal"] for r in record["ratios"]] == per_C * 2 + [None]
+    assert [r["goal"] for r in record["ratios"]] == per_C * 2 + ["<= 0.6", None]
+    jobs, one = record["timings"]["cgens"]["1.0"]["n_jobs=2"], record["timings"]["cgens"]["1.0"]["defaults"]
+    assert record["ratios"][-2]["value"] == pytest.approx(jobs["seconds"] / one["seconds"])
+    assert jobs["test_error"] == one["test_error"] and jobs["iterations"] == one["iterations"]  # the same model
     ada, cgens = record["timings"]["adaboost"], record["timings"]["cgens"]
     for C, r in zip(("0.01", "1.0"), record["ratios"][:: len(per_C)], strict=False):
         run = cgens[C]["defaults"]
@@ -51,7 +55,7 @@ def check_cgens_across_c(record: dict, peer_goals: int) -> None:
         cgens["0.01"]["defaults"]["seconds"],
         100 * cgens["0.01"]["defaults"]["test_error"],
     ]
-    assert any(note.startswith("issue 44's goal 'with n_jobs=2") for note in record["notes"])
+    assert any(note.startswith("issue 44's n_jobs goal for CG-Boost") for note in record["notes"])
 
 
 @pytest.mark.mirror
