@@ -26,8 +26,8 @@ BENCHMARKS = {
     # SimpleMKL vs SILP and MKLpy's EasyMKL (issue 44) on the MKL experiments' splits; both at defaults on 2000 x 50
     "mkl_speed": (f"{BENCH_MIRROR} --config config/config.yaml --splits 2", 30, 4000),
     # CGEns at its defaults against AdaBoost, LightGBM and XGBoost (issue 44) at every C of the tables' grids,
-    # 500 stumps, n = 10^4 (37 min at load 6 before the peers joined)
-    "cgens_across_c": (BENCH_MIRROR, 60, 4000),
+    # 500 stumps, n = 10^4 (61 min at load 1-2.5 on 2026-11-28, 44 of them liblinear's masters at C = 0.1 and 1)
+    "cgens_across_c": (BENCH_MIRROR, 90, 4000),
     # CGEns-SLS on USPS with our J x J master and with the paper's m x m Sherman-Morrison update (eq. 20)
     "sls_master": (BENCH_MIRROR, 30, 4000),
     # the perceptron search (Table II's pricing), one-pass indicators against the former subtract-then-compare
