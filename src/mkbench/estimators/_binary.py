@@ -46,3 +46,27 @@ def binary_targets(y: np.ndarray, *, more: str = "") -> tuple[np.ndarray, np.nda
             f"y has {classes.size} classes {classes.tolist()[:5]}" + (f"; {more}" if more else "")
         )
     return classes, np.where(y == classes[1], 1.0, -1.0)
+
+
+def check_enough(estimator, n_samples: int, classes: np.ndarray | None = None) -> None:
+    """The data every classifier's fit needs once its rows are chosen: 2 samples, and 2 classes if ``classes``.
+
+    Parameters
+    ----------
+    estimator : BaseEstimator
+        Named in the message.
+    n_samples : int
+        The training rows left (rows of zero sample weight dropped).
+    classes : ndarray or None, default=None
+        The classes of those rows; None when :func:`binary_targets` checked them already.
+
+    Raises
+    ------
+    ValueError
+        With fewer than 2 samples or 2 classes, naming the estimator and what it got.
+    """
+    name = type(estimator).__name__
+    if n_samples < 2:
+        raise ValueError(f"{name} needs at least 2 samples to learn from, got {n_samples} sample")
+    if classes is not None and classes.size < 2:
+        raise ValueError(f"{name} needs at least 2 classes, got 1 class: {classes.tolist()}")

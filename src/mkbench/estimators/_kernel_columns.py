@@ -44,6 +44,7 @@ from ..kernels.functions import RBF
 from ..kernels.scaled import Normalized, normalized
 from ..masters import LPMaster, QPMaster, SVMDualMaster
 from ..oracles import STRATEGIES, KernelOracle
+from ._binary import check_enough
 from ._convergence import warn_unless_optimal
 from ._learner_columns import N_JOBS_CONSTRAINT
 from ._scaling import SCALINGS
@@ -202,8 +203,7 @@ class KernelExpansion(BaseEstimator):
         ``weights``, the input scaling fitted) that one-vs-rest shares; None: computed here.
         BLAS runs on ``n_jobs`` threads (:func:`blas_threads`).
         """
-        if X.shape[0] < 2:
-            raise ValueError(f"{type(self).__name__} needs at least 2 samples to learn from, got 1 sample")
+        check_enough(self, X.shape[0])
         with blas_threads(self.n_jobs):
             columns = self._kernel_columns(X, weights) if columns is None else columns
             strategy = self._strategy(X.shape[0])

@@ -24,6 +24,7 @@ from threadpoolctl import threadpool_limits
 
 from ..masters._solution import check_C
 from ..masters.simplex_ls import SimplexLSMaster
+from ._binary import check_enough
 from ._docs import MAX_BINS, MAX_ITER, SPLIT_SEARCH
 from ._learner_columns import (
     LEARNER_CONSTRAINTS,
@@ -215,10 +216,7 @@ class CGEnsSLSClassifier(ClassifierMixin, LearnerParams):
         if rows is not None:
             X, y = X[rows], y[rows]
         self.classes_, y_index = np.unique(y, return_inverse=True)
-        if X.shape[0] < 2:
-            raise ValueError(f"CGEnsSLSClassifier needs at least 2 samples, got {X.shape[0]} sample")
-        if self.classes_.size < 2:
-            raise ValueError(f"CGEnsSLSClassifier needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
+        check_enough(self, X.shape[0], self.classes_)
         self.code_ = simplex_code(self.classes_.size)
         C = self.C
         assert C is not None  # a number > 0 (_parameter_constraints); None is only the engine's default

@@ -21,7 +21,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from ..learners import make_family
 from ..learners._chunks import split_search
 from . import _docs
-from ._binary import binary_targets
+from ._binary import binary_targets, check_enough
 from ._learner_columns import LEARNER_CONSTRAINTS
 from ._sparse_inputs import ACCEPT_SPARSE, sparse_tags
 from ._weights import present_rows
@@ -110,7 +110,7 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
         self
         """
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse=ACCEPT_SPARSE)
-        self.classes_, signed = _binary_labels(type(self).__name__, X, y)
+        self.classes_, signed = _binary_labels(self, X, y)
         D = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         family = make_family(
             self.learner,
@@ -133,11 +133,10 @@ class WeakLearnerClassifier(_TwoClasses, BaseEstimator):
         return self.classes_[(self.learner_(X) > 0).astype(int)]
 
 
-def _binary_labels(name: str, X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _binary_labels(estimator, X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``classes_`` and y coded -1 / +1 (+1 = ``classes_[1]``); a clear error unless there are two classes."""
     classes, signed = binary_targets(y, more="use AdaBoostMHClassifier for more classes.")
-    if X.shape[0] < 2:
-        raise ValueError(f"{name} needs at least 2 samples, got {X.shape[0]}")
+    check_enough(estimator, X.shape[0])
     return classes, signed
 
 
@@ -253,7 +252,7 @@ class LearnerAdaBoostClassifier(_TwoClasses, BaseEstimator):
         weights, rows = present_rows(sample_weight, X)
         if rows is not None:
             X, y = X[rows], y[rows]
-        self.classes_, _ = _binary_labels(type(self).__name__, X, y)
+        self.classes_, _ = _binary_labels(self, X, y)
         weak = WeakLearnerClassifier(
             self.learner, n_candidates=self.n_candidates, max_bins=self.max_bins, n_jobs=self.n_jobs
         )

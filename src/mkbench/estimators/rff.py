@@ -41,6 +41,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from ._binary import check_enough
 from ._multiclass import PlattMixin
 from ._weights import present_rows
 from ._rbf_inputs import _scale_gamma
@@ -177,8 +178,7 @@ class RFFClassifier(PlattMixin, ClassifierMixin, BaseEstimator):
         if rows is not None:
             X, y = X[rows], y[rows]
         classes = np.unique(y)
-        if classes.size < 2:
-            raise ValueError(f"RFFClassifier needs at least 2 classes, got 1 class: {classes.tolist()}")
+        check_enough(self, X.shape[0], classes)
         self.gamma_ = _scale_gamma(X, weights) if self.gamma is None else float(self.gamma)
         self.sampler_ = RBFSampler(gamma=self.gamma_, n_components=self.n_components, random_state=self.random_state)
         Z = self.sampler_.fit_transform(X)

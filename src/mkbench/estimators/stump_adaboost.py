@@ -30,6 +30,7 @@ from ..learners import Stump, outputs
 from ..learners._chunks import split_search
 from ..learners.family import StumpFamily, make_stumps
 from . import _docs
+from ._binary import check_enough
 from ._learner_columns import LEARNER_CONSTRAINTS
 from ._sparse_inputs import ACCEPT_SPARSE, sparse_tags
 from ._weights import present_rows
@@ -174,10 +175,7 @@ class AdaBoostMHClassifier(ClassifierMixin, BaseEstimator):
         if rows is not None:
             X, y = X[rows], y[rows]
         self.classes_, index = np.unique(y, return_inverse=True)
-        if X.shape[0] < 2:
-            raise ValueError(f"{type(self).__name__} needs at least 2 samples, got {X.shape[0]} sample")
-        if self.classes_.size < 2:
-            raise ValueError(f"{type(self).__name__} needs at least 2 classes, got 1 class: {self.classes_.tolist()}")
+        check_enough(self, X.shape[0], self.classes_)
         weights = self._initial_weights(index, self.classes_.size)
         if point_weights is not None:  # D_1(i, l) in proportion to w_i
             weights *= point_weights[:, None]
