@@ -11,11 +11,11 @@ iterates the fits must follow to 1e-10.
 
 import numpy as np
 import pytest
-from sklearn.svm import SVC
 
 from mkbench import SILPClassifier, SimpleMKLClassifier
 from mkbench.kernels.grid import resolve_kernels, unit_trace_stack
-from mkbench.masters.combined_svm import CombinedSVM, SVMSolution
+from mkbench.estimators._mkl import _PerSampleC
+from mkbench.masters.combined_svm import CombinedSVM
 
 
 def _whole_product(stack, alpha_y):
@@ -45,19 +45,17 @@ def test_quadratic_terms_are_the_whole_products_bits(n_kernels, n, share):
         np.testing.assert_allclose(terms, np.einsum("kij,i,j->k", stack, alpha_y, alpha_y), rtol=1e-12)
 
 
-class _Direct(CombinedSVM):
-    """J(beta) and its gradient computed directly: einsum kernels and gradient, scikit-learn's SVC."""
+class _Direct(_PerSampleC):
+    """J(beta) and its gradient computed directly: einsum kernels and gradient, scikit-learn's SVC (unit weights)."""
+
+    def __init__(self, stack, y, C, tol):
+        super().__init__(stack, y, C, tol, np.ones(y.size))
+
+    def kernel(self, weights):
+        return np.einsum("k,kij->ij", weights, self.stack)
 
     def solve(self, beta, kernel=None):
-        K = np.einsum("k,kij->ij", beta, self.stack)  # the line search's own kernel is ignored
-        svc = SVC(kernel="precomputed", C=self.C, tol=self.tol).fit(K, self.y)
-        self.n_solves += 1
-        alpha_y = np.zeros(self.y.size)
-        alpha_y[svc.support_] = svc.dual_coef_[0]
-        support = np.flatnonzero(alpha_y)
-        v = alpha_y[support]
-        J = np.abs(v).sum() - 0.5 * v @ K[np.ix_(support, support)] @ v
-        return SVMSolution(beta, alpha_y, support, float(svc.intercept_[0]), float(J), K)
+        return super().solve(beta)  # the line search's own kernel is ignored: einsum's
 
     def quadratic_terms(self, alpha_y):
         return np.einsum("kij,i,j->k", self.stack, alpha_y, alpha_y)
