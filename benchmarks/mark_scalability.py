@@ -110,7 +110,11 @@ def equal_mse(record: Record, args, data: tuple[np.ndarray, ...], last: dict) ->
     X, y, X_test, y_test = data
     target = last["svr_test_mse"]
     mark = MARKRegressor(
-        kernel=args.kernel, C=args.equal_mse_C, n_candidates=50, max_iter=args.equal_mse_max_iter, random_state=args.seed
+        kernel=args.kernel,
+        C=args.equal_mse_C,
+        n_candidates=50,
+        max_iter=args.equal_mse_max_iter,
+        random_state=args.seed,
     ).fit(X, y)
     test_mse = [float(np.mean((f - y_test) ** 2)) for f in mark.staged_predict(X_test)]
     reached = next((t for t, value in enumerate(test_mse) if value <= target), None)
@@ -233,7 +237,12 @@ def main() -> None:
     for n in args.sizes:
         X, y, X_test, y_test = split(n)
         mark = MARKRegressor(
-            kernel=args.kernel, C=10.0, n_candidates=50, max_iter=args.max_iter, target_mse=baseline, random_state=args.seed
+            kernel=args.kernel,
+            C=10.0,
+            n_candidates=50,
+            max_iter=args.max_iter,
+            target_mse=baseline,
+            random_state=args.seed,
         )
         mark_seconds, mark = timed(lambda: mark.fit(X, y))
         times["mark"].append(mark_seconds)
