@@ -7,13 +7,7 @@ import pytest
 from mkbench.exceptions import SolverError
 from mkbench.masters import NonnegLinearSVMCDMaster, NonnegSVMDualMaster, solve_qp
 
-from ._masters_common import C, _add_in_chunks, _targets, highs_qp_reference, masters_problem
-
-
-@pytest.fixture(scope="module")
-def problem():
-    """masters_problem(): 50 points, 150 columns (linear, quadratic and RBF kernels), labels and responses."""
-    return masters_problem()
+from ._masters_common import C, _add_in_chunks, _targets, highs_qp_reference
 
 
 # The two active-set masters: libsvm's with a free b (hinge and epsilon-insensitive), dual CD's

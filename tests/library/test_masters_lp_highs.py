@@ -15,14 +15,7 @@ from ._masters_common import (
     _check_complementarity,
     _margin_rows,
     linprog_reference,
-    masters_problem,
 )
-
-
-@pytest.fixture(scope="module")
-def problem():
-    """masters_problem(): 50 points, 150 columns (linear, quadratic and RBF kernels), labels and responses."""
-    return masters_problem()
 
 
 LP_ROUTES = [LPMaster, DualLPMaster]  # the primal LP, and the same LP solved as its dual (eq. 5)

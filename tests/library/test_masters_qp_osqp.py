@@ -14,14 +14,7 @@ from ._masters_common import (
     _margin_rows,
     _targets,
     highs_qp_reference,
-    masters_problem,
 )
-
-
-@pytest.fixture(scope="module")
-def problem():
-    """masters_problem(): 50 points, 150 columns (linear, quadratic and RBF kernels), labels and responses."""
-    return masters_problem()
 
 
 QP_CASES = [

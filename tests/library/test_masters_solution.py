@@ -5,13 +5,7 @@ import pytest
 
 from mkbench.masters import solve_qp
 
-from ._masters_common import C, masters_problem
-
-
-@pytest.fixture(scope="module")
-def problem():
-    """masters_problem(): 50 points, 150 columns (linear, quadratic and RBF kernels), labels and responses."""
-    return masters_problem()
+from ._masters_common import C
 
 
 def test_error_points_are_rows_with_slack(problem):

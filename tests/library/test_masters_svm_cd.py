@@ -14,14 +14,7 @@ from ._masters_common import (
     _check_complementarity,
     _margin_rows,
     highs_qp_reference,
-    masters_problem,
 )
-
-
-@pytest.fixture(scope="module")
-def problem():
-    """masters_problem(): 50 points, 150 columns (linear, quadratic and RBF kernels), labels and responses."""
-    return masters_problem()
 
 
 def test_dual_cd_incremental_equals_full_equals_highs(problem):

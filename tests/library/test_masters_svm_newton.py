@@ -15,13 +15,7 @@ from mkbench.masters import (
 from mkbench.masters.svm_cd import projected_gradient_span
 from mkbench.masters.svm_newton import HuberNewton, huber_newton
 
-from ._masters_common import _add_in_chunks, _check_complementarity, _margin_rows, highs_qp_reference, masters_problem
-
-
-@pytest.fixture(scope="module")
-def problem():
-    """masters_problem(): 50 points, 150 columns (linear, quadratic and RBF kernels), labels and responses."""
-    return masters_problem()
+from ._masters_common import _add_in_chunks, _check_complementarity, _margin_rows, highs_qp_reference
 
 
 def test_huber_newton_dual_point_meets_liblinear_criterion_at_the_qp_optimum(problem):
