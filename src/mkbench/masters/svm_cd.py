@@ -12,8 +12,8 @@ that b = B w_B is penalised as w_B^2 / 2) its dual is
 adding a learner changes Q but not the feasible set, so the previous alpha is a
 feasible start of the next master, and the weight of the new learner,
 w_j = sum_i y_i alpha_i h_j(x_i), is its pricing score (eq. 8). It is solved by
-liblinear's dual coordinate descent, written again to start warm
-(:mod:`.dual_cd`).
+liblinear's dual coordinate descent, written again to start warm (:mod:`.dual_cd`),
+over an int8 copy of the rows while they are integers, e.g. stumps' +-1 (:mod:`._cd_rows`).
 
 Coordinate descent slows as C grows (thousands of passes per master at C = 1);
 a solve that has not converged after ``NEWTON_AFTER`` passes per smoothing stage
@@ -42,7 +42,6 @@ from ._solution import (
     ON_FAILURE,
     OPTIMAL,
     SOLVER_REMEDY,
-    ColumnStore,
     FreeSignQPPricing,
     MasterSolution,
     as_column_block,
@@ -52,6 +51,7 @@ from ._solution import (
     failure,
     per_sample,
 )
+from ._cd_rows import DescentRows
 from .active_set import NonnegActiveSet
 from .dual_cd import _dual_cd, projected_gradient_span
 from .svm_newton import huber_newton, smoothing_widths
@@ -186,7 +186,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
 
     def _set_features(self, K: np.ndarray) -> None:
         """Make the rows x_i = [B, K_i.] and w = sum_i y_i alpha_i x_i for the current alpha."""
-        self._X = ColumnStore(self.n_rows, contiguous="rows")
+        self._X = DescentRows(self.n_rows)  # and an int8 copy for coordinate descent while the entries allow
         self._X.append(np.full((self.n_rows, 1), self.intercept_scaling))
         self._QD = np.full(self.n_rows, self.intercept_scaling**2)
         self._w = np.array([self.intercept_scaling * (self.y @ self._alpha)])
@@ -233,7 +233,7 @@ class LinearSVMCDMaster(FreeSignQPPricing):
 
     def _descend(self, budget: int) -> tuple[int, bool]:
         """Dual coordinate descent from the current alpha for at most ``budget`` passes: (passes, converged)."""
-        return _dual_cd(self._X.array, self.y, self._alpha, self._w, self._QD, self._box, self._eps, budget, 0)
+        return _dual_cd(self._X.descent, self.y, self._alpha, self._w, self._QD, self._box, self._eps, budget, 0)
 
     def _finish(self, iterations: int, converged: bool) -> tuple[np.ndarray, float, int, bool]:
         """(y * alpha, b = B w_B, iterations, converged) at the current alpha."""

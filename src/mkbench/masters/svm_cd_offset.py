@@ -97,10 +97,10 @@ class _FreeOffset(_Base):
 
     def _rescale(self) -> None:
         """Set the penalty B^2 to the mean squared norm of the centred rows, so both parts weigh alike."""
-        X, old = self._X.array, self.intercept_scaling
+        old = self.intercept_scaling
         features = self._QD - old**2
         B = float(np.sqrt(features.mean())) if features.size and features.mean() > 0 else 1.0
-        X[:, 0] = B
+        self._X.set_column(0, B)  # and in the int8 copy of the rows, or drops it (:mod:`._cd_rows`)
         self._QD = features + B**2
         self._w[0] *= B / old  # w_B = B y'u
         self.intercept_scaling = B
@@ -155,7 +155,7 @@ class _FreeOffset(_Base):
         epochs = 0
         for _ in range(self.max_outer):
             passes, converged = _dual_cd(
-                self._X.array,
+                self._X.descent,
                 self.y,
                 self._alpha,
                 self._w,
