@@ -27,7 +27,10 @@ once more at the largest N with ``--equal-mse-C`` (a weaker ridge; 3 reaches it)
 for at most ``--equal-mse-max-iter`` columns, and its time is read from
 ``history_`` at the first column count whose test MSE (``staged_predict``) is <=
 SVR's: the time to reach SVR's accuracy, with the test set as the stopping
-oracle, which favours MARK-L.
+oracle, which favours MARK-L. The record splits that time into the sigma search's
+(``pricing_seconds``: sampling, the fused K'r of every candidate, the chosen column), the
+ridge master's (``master_seconds``: K_hat'g and the residual, each a pass over the N x t
+columns, and the growing factor) and the rest, summed from ``history_``.
 
 Beside it (issue 44's goal: MARK-L's time to SVR's test MSE <= 1.0x this fit's, reported
 whatever it is; met only if MARK-L reaches SVR's test MSE), the approximate kernel ridge a user
@@ -120,11 +123,17 @@ def equal_mse(record: Record, args, data: tuple[np.ndarray, ...], last: dict) ->
     reached = next((t for t, value in enumerate(test_mse) if value <= target), None)
     t = mark.n_iter_ if reached is None else reached
     seconds = mark.history_[t]["seconds"]
+    split = {  # where those seconds went: the sigma search and the ridge master, each row's share summed
+        f"{part}_seconds": float(sum(row[f"{part}_seconds"] for row in mark.history_[: t + 1]))
+        for part in ("pricing", "master")
+    }
+    split["other_seconds"] = seconds - split["pricing_seconds"] - split["master_seconds"]
     record.timings["equal_mse"] = {
         "n": last["n"],
         "C": args.equal_mse_C,
         "columns": t,
         "seconds": seconds,
+        **split,
         "test_mse": test_mse[t],
         "svr_test_mse": target,
         "reached": reached is not None,
@@ -132,7 +141,8 @@ def equal_mse(record: Record, args, data: tuple[np.ndarray, ...], last: dict) ->
     }
     print(
         f"N={last['n']}: MARK-L (C={args.equal_mse_C}) {'reaches' if reached is not None else 'does not reach'} "
-        f"SVR's test MSE {target:.4g}: {test_mse[t]:.4g} after {t} columns, {seconds:.1f} s; "
+        f"SVR's test MSE {target:.4g}: {test_mse[t]:.4g} after {t} columns, {seconds:.1f} s (pricing "
+        f"{split['pricing_seconds']:.1f} s, master {split['master_seconds']:.1f} s, other {split['other_seconds']:.1f} s); "
         f"SVR {last['svr_seconds']:.1f} s; ratio {seconds / last['svr_seconds']:.2f}",
         flush=True,
     )

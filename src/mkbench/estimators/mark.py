@@ -147,8 +147,9 @@ class MARKRegressor(RegressorMixin, BaseEstimator):
         One row per iteration t = 0..n_iter_: ``train_mse``, ``objective`` (eq. 8
         for MARK-L, half the residual sum of squares for MARK-S), ``max_violation``
         (best |K'r|), ``duality_gap`` (MARK-L without sampling, a bound on the
-        distance to the ridge optimum over every candidate column), ``seconds``,
-        plus what the callback returned.
+        distance to the ridge optimum over every candidate column), ``seconds``
+        (cumulative), ``master_seconds`` and ``pricing_seconds`` (that row's ridge
+        master and sigma search), plus what the callback returned.
     n_support_ : int
         Distinct columns with a nonzero weight (a column chosen again by MARK-S counts once).
     storage_ : int

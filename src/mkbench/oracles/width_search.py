@@ -13,6 +13,7 @@ maximising |K'r| (eq. 16, 17) against the current residual r
 from __future__ import annotations
 
 import math
+from time import perf_counter
 
 import numba
 import numpy as np
@@ -264,6 +265,8 @@ class KernelColumnSearch:
         self._chains = np.array([k for chain in chains for k in chain], dtype=np.intp)
         self._chain_starts = np.cumsum([0] + [len(chain) for chain in chains], dtype=np.intp)
         self.chosen: set[tuple[int, int, int]] = set()
+        # the chosen (centre, group, k) as the columns of an array grown by doubling, for price's mask
+        self._chosen_array = np.empty((3, 16), dtype=np.intp)
 
     @property
     def n_attributes(self) -> int:
@@ -325,18 +328,22 @@ class KernelColumnSearch:
         """Propose the column maximising |K'r| over the sampled candidates, or None if it is <= tol.
 
         The duality gap is reported when every candidate was priced (no sampling)
-        and the master defines it (MARK-L: ridge over every candidate column).
+        and the master defines it (MARK-L: ridge over every candidate column). The
+        step's seconds (sampling, the sigma search, the chosen column's values) are
+        the stat ``pricing_seconds`` of its history row, beside the master's ``master_seconds``.
         """
+        start = perf_counter()
         r = solution.pricing_weights
         if self.target_mse is not None and np.mean(r * r) <= self.target_mse:
-            return Pricing(None, None, float("nan"), float("nan"), 0, {"stopped_by": "target_mse"})
+            stats = {"stopped_by": "target_mse", "pricing_seconds": perf_counter() - start}
+            return Pricing(None, None, float("nan"), float("nan"), 0, stats)
         centres = self._sample()
         if self.n_attributes == 0 or centres.size == 0:
-            return Pricing(None, None, -np.inf, float("nan"), 0)
+            return Pricing(None, None, -np.inf, float("nan"), 0, {"pricing_seconds": perf_counter() - start})
         scores = self.scores(r, centres)
         fresh = np.ones(scores.shape, dtype=bool)
         if self.chosen and not self.reprice_chosen:
-            rows, groups, ks = np.array(list(self.chosen)).T
+            rows, groups, ks = self._chosen_array[:, : len(self.chosen)]
             pos = np.minimum(np.searchsorted(centres, rows), centres.size - 1)
             hit = centres[pos] == rows
             fresh[pos[hit], groups[hit], ks[hit]] = False
@@ -348,16 +355,24 @@ class KernelColumnSearch:
         choice = None
         if max_violation > tol:
             choice = (int(centres[best[0]]), int(best[1]), int(best[2]))
+        column = None if choice is None else self.column(choice)
         return Pricing(
             choice=choice,
-            column=None if choice is None else self.column(choice),
+            column=column,
             max_violation=max_violation,
             duality_gap=gap,
             n_priced=int(scores.size),
+            stats={"pricing_seconds": perf_counter() - start},
         )
 
     def add(self, choice: tuple[int, int, int]) -> None:
         """Record that candidate (centre, attribute group, grid point) entered the model."""
+        if choice in self.chosen:  # MARK-S may step along a column again
+            return
+        n = len(self.chosen)
+        if n == self._chosen_array.shape[1]:
+            self._chosen_array = np.concatenate([self._chosen_array, np.empty_like(self._chosen_array)], axis=1)
+        self._chosen_array[:, n] = choice
         self.chosen.add(choice)
 
     def counts(self) -> dict[str, int]:
