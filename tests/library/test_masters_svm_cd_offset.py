@@ -93,7 +93,7 @@ def test_free_offset_dual_cd_goes_on_where_clarabel_fails_too(problem, monkeypat
     """Where coordinate descent crawls and Clarabel fails as well (it stopped 'AlmostSolved' on flare-solar with 500
     Fourier learners), coordinate descent goes on with more passes and still reaches the optimum; if those run out
     too, the failure names both."""
-    import mkbench.masters.svm_cd as svm_cd
+    import mkbench.masters.svm_cd_newton as svm_cd_newton
     import mkbench.masters.svm_cd_offset as offset
 
     def failing(K, y, C, **options):
@@ -103,7 +103,7 @@ def test_free_offset_dual_cd_goes_on_where_clarabel_fails_too(problem, monkeypat
         return failed
 
     monkeypatch.setattr(offset, "solve_qp", failing)
-    monkeypatch.setattr(svm_cd, "NEWTON_AFTER", 10**9)  # no Newton: coordinate descent crawls to its budget
+    monkeypatch.setattr(svm_cd_newton, "NEWTON_AFTER", 10**9)  # no Newton: coordinate descent crawls to its budget
     K, y, _ = problem
     K = np.hstack([K[:, :50], K[:, 100:]])  # linear and RBF columns: coordinate descent converges without Clarabel
     sign = "free" if master_class is FreeOffsetSVMCDMaster else "nonneg"

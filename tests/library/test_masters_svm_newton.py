@@ -117,7 +117,7 @@ def test_dual_cd_masters_go_on_by_coordinate_descent_where_newton_is_not_accepte
     newton_problem, monkeypatch, master_class, alpha_sign, intercept
 ):
     """A Newton point that fails the stopping test is only a start: coordinate descent goes on from it."""
-    import mkbench.masters.svm_cd as svm_cd
+    import mkbench.masters.svm_cd_newton as svm_cd_newton
 
     calls = []
 
@@ -126,7 +126,7 @@ def test_dual_cd_masters_go_on_by_coordinate_descent_where_newton_is_not_accepte
         u = np.full(len(y), C / 2)
         return HuberNewton(w, u, 1, False, X.T @ (y * u))  # a feasible point, not accepted
 
-    monkeypatch.setattr(svm_cd, "huber_newton", refused)
+    monkeypatch.setattr(svm_cd_newton, "huber_newton", refused)
     K, y = newton_problem
     big_C = 100.0
     master = master_class(y, big_C, tol=1e-6, loose_tol=None)

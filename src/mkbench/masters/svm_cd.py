@@ -18,7 +18,7 @@ over an int8 copy of the rows while they are integers, e.g. stumps' +-1 (:mod:`.
 Coordinate descent slows as C grows (thousands of passes per master at C = 1);
 a solve that has not converged after ``NEWTON_AFTER`` passes per smoothing stage
 turns to Newton's method in the primal (:mod:`.svm_newton`), whose dual point is
-accepted only if it meets the same stopping criterion.
+accepted only if it meets the same stopping criterion (:mod:`.svm_cd_newton`).
 
 The CG-Boost 2-norm master (eq. 7 and 11) with the offset penalised as a
 constant column (§4.1, first case) is the same problem with kernel columns as
@@ -54,24 +54,12 @@ from ._solution import (
 from ._cd_rows import DescentRows
 from .active_set import NonnegActiveSet
 from .dual_cd import _dual_cd, projected_gradient_span
-from .svm_newton import huber_newton, smoothing_widths
+from .svm_cd_newton import NewtonRoute
 
 __all__ = ["LinearSVMCDMaster", "NonnegLinearSVMCDMaster", "projected_gradient_span"]
 
-#: Passes of coordinate descent a solve gets, per smoothing stage Newton's method would need
-#: (:func:`.smoothing_widths`: 1 at liblinear's loose 0.1, 7 at 1e-3), before it turns to Newton's
-#: method in the primal (:mod:`.svm_newton`; issue 20: at C >= 0.1 one master takes thousands of passes).
-NEWTON_AFTER = 50
-#: Once Newton's method has ended a solve, the next solves start with it, coordinate descent left out
-#: (MNIST odd/even, n = 10^4, 500 stumps, C = 1: 50 passes first at every master made the fit 2.3x
-#: slower), except probes, which give coordinate descent its passes first: where it converges in them, the
-#: solves go back to it (C = 0.001 with every master to 1e-3: Newton first throughout took 110 s against 23 s).
-#: Probes come ``PROBE_EVERY`` solves into a streak of Newton's, then at gaps doubling after each one that fails
-#: (there, 500 stumps at C = 1: its 50 failed probes every 10th solve cost a fifth of the masters' time).
-PROBE_EVERY = 10
 
-
-class LinearSVMCDMaster(FreeSignQPPricing):
+class LinearSVMCDMaster(NewtonRoute, FreeSignQPPricing):
     """Restricted linear SVM (1) with liblinear's penalised offset, by warm-started dual coordinate descent.
 
     Parameters
@@ -124,14 +112,12 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     MNIST-1000, k = 1700, 33 s instead of 27 s and CGEns with 500 Fourier features on 866 points
     13 s instead of 8 s, where the masters it kept from Newton's method went to Clarabel).
     ``n_newton_solves`` counts the solves it ended; ``iterations`` counts its steps beside the passes.
+    Its products X d run on ``n_jobs`` threads under :func:`.svm_cd_newton.split_rows`, bit for bit.
 
     Why coordinate descent and not an exact active set at large C: :mod:`.dual_cd`.
     """
 
     intercept = "regularized"
-    n_newton_solves = 0
-    _newton_w: np.ndarray | None = None  # the primal weights of the last solve Newton ended, or None
-    _newton_streak = 0  # solves Newton's method has ended since coordinate descent last did (PROBE_EVERY)
 
     def __init__(
         self,
@@ -238,46 +224,6 @@ class LinearSVMCDMaster(FreeSignQPPricing):
     def _finish(self, iterations: int, converged: bool) -> tuple[np.ndarray, float, int, bool]:
         """(y * alpha, b = B w_B, iterations, converged) at the current alpha."""
         return self.y * self._alpha, self.intercept_scaling * self._w[0], iterations, converged
-
-    def _newton_first(self) -> bool:
-        """Whether this solve starts with Newton's method: it ended the last, and this is no probe (``PROBE_EVERY``)."""
-        rounds, rest = divmod(self._newton_streak, PROBE_EVERY)  # probes at streaks PROBE_EVERY (2^j - 1), j >= 1
-        return self._newton_streak > 0 and not (rest == 0 and (rounds + 1) & rounds == 0)
-
-    def _cd_budget(self) -> int:
-        """Passes coordinate descent gets before Newton's method: ``NEWTON_AFTER`` per smoothing stage."""
-        return min(NEWTON_AFTER * len(smoothing_widths(self._eps)), self.max_epochs)
-
-    def _newton(self) -> tuple[int, bool]:
-        return self._huber_newton(None, 0.0)  # every weight penalised (the offset w_B too), no shift
-
-    def _huber_newton(self, penalty: np.ndarray | None, shift: float) -> tuple[int, bool]:
-        """Newton's method on the smoothed primal (:func:`.huber_newton`, its ``penalty`` and ``shift``) from the
-        last Newton or dual weights. Its dual point replaces alpha and w = sum_i y_i alpha_i x_i, accepted or not
-        (it is feasible; coordinate descent goes on from it). Returns (Newton steps, accepted)."""
-        X, y, C = self._X.array, self.y, self.C
-
-        def done(u: np.ndarray, w: np.ndarray, w_u: np.ndarray) -> bool:
-            return projected_gradient_span(X, y, u, w_u, C, shift + self._free_shift(w)) <= self._eps and (
-                self._offset_settled(w_u)
-            )
-
-        start = self._w if self._newton_w is None else self._newton_w
-        newton = huber_newton(X, y, start, C, self._eps, penalty=penalty, shift=shift, done=done, row_norms2=self._QD)
-        self._alpha[:] = newton.u
-        self._w = newton.w_u
-        self._newton_w = newton.w if newton.accepted else None
-        self._newton_streak = self._newton_streak + 1 if newton.accepted else 0
-        self.n_newton_solves += newton.accepted
-        return newton.iterations, newton.accepted
-
-    def _free_shift(self, w: np.ndarray) -> float:
-        """The part of the outputs' shift an unpenalised weight of w carries: none here (the offset is penalised)."""
-        return 0.0
-
-    def _offset_settled(self, w: np.ndarray) -> bool:
-        """Whether the dual's equality holds at w = sum_i y_i u_i x_i: there is none here."""
-        return True
 
     def _failure(self, iterations: int, seconds: float, status: str = "max_epochs reached") -> MasterSolution:
         return failure(

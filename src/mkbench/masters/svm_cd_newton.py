@@ -1,0 +1,177 @@
+"""The dual CD masters' Newton route: when a solve turns to Newton's method, and its products on ``n_jobs`` threads.
+
+:class:`.LinearSVMCDMaster` solves by coordinate descent (:mod:`.dual_cd`), which
+crawls as C grows; :class:`NewtonRoute` is the part of it that hands a solve to
+Newton's method on the Huber-smoothed primal (:mod:`.svm_newton`) and back: after
+``NEWTON_AFTER`` passes per smoothing stage, and from the start of the solves after
+one Newton's method ended, but for probes of coordinate descent (``PROBE_EVERY``).
+
+Row threads (issue 44, ``n_jobs``): coordinate descent is sequential, but each
+Newton step's product X d (n x k, a pass over the float64 rows, the largest single
+part of a step: MNIST odd/even, n = 10^4, 500 stumps, C = 1, about 11 of 25 s) splits
+over blocks of rows. With ``n_jobs`` > 1 (:func:`split_rows`, which column generation
+over weak learners enters) each block is one BLAS product on its own thread
+(:class:`RowThreads`; numpy releases the GIL in BLAS). An entry of X d is one row's dot
+product with d whichever block holds the row, so the iterates are the one-thread ones
+bit for bit (tested); OpenBLAS's own threads were not: they changed the Gram updates and
+Cholesky factors at 1e-12, and on 2 busy cores made a fit 20x slower.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from joblib import effective_n_jobs
+
+from .dual_cd import projected_gradient_span
+from .svm_newton import huber_newton, smoothing_widths
+
+if TYPE_CHECKING:  # the mixin's base for the type checker: the master whose state it reads (module docstring)
+    from .svm_cd import LinearSVMCDMaster as _Base
+else:
+    _Base = object
+
+__all__ = ["NEWTON_AFTER", "PROBE_EVERY", "NewtonRoute", "RowThreads", "split_rows"]
+
+#: Passes of coordinate descent a solve gets, per smoothing stage Newton's method would need
+#: (:func:`.smoothing_widths`: 1 at liblinear's loose 0.1, 7 at 1e-3), before it turns to Newton's
+#: method in the primal (:mod:`.svm_newton`; issue 20: at C >= 0.1 one master takes thousands of passes).
+NEWTON_AFTER = 50
+#: Once Newton's method has ended a solve, the next solves start with it, coordinate descent left out
+#: (MNIST odd/even, n = 10^4, 500 stumps, C = 1: 50 passes first at every master made the fit 2.3x
+#: slower), except probes, which give coordinate descent its passes first: where it converges in them, the
+#: solves go back to it (C = 0.001 with every master to 1e-3: Newton first throughout took 110 s against 23 s).
+#: Probes come ``PROBE_EVERY`` solves into a streak of Newton's, then at gaps doubling after each one that fails
+#: (there, 500 stumps at C = 1: its 50 failed probes every 10th solve cost a fifth of the masters' time).
+PROBE_EVERY = 10
+#: Rows per block unit: the blocks start at multiples of it, and a product of fewer rows x columns than
+#: ``MIN_SPLIT`` stays on one thread.
+ROW_BLOCK = 256
+MIN_SPLIT = 2**18
+
+
+class RowThreads:
+    """X v split over ``n_threads`` blocks of rows, one BLAS product per thread (module docstring).
+
+    Parameters
+    ----------
+    n_threads : int
+        >= 1; one computes X @ v in the calling thread.
+    """
+
+    def __init__(self, n_threads: int) -> None:
+        self.n_threads = n_threads
+        self.pool = ThreadPoolExecutor(n_threads - 1, thread_name_prefix="master-rows") if n_threads > 1 else None
+
+    def times(self, X: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """X @ v, the rows' blocks on the threads; each entry the one-thread product's, bit for bit."""
+        n = X.shape[0]
+        if self.pool is None or X.size < MIN_SPLIT:
+            return X @ v
+        units = -(-n // ROW_BLOCK)
+        edges = [min(n, ROW_BLOCK * (t * units // self.n_threads)) for t in range(self.n_threads + 1)]
+        out = np.empty(n)
+        rest = [
+            self.pool.submit(np.matmul, X[lo:hi], v, out=out[lo:hi])
+            for lo, hi in zip(edges[1:-1], edges[2:], strict=True)
+        ]
+        np.matmul(X[: edges[1]], v, out=out[: edges[1]])
+        for block in rest:
+            block.result()
+        return out
+
+    def close(self) -> None:
+        """End the threads."""
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
+#: The one-thread products, every master's until :func:`split_rows` gives it threads.
+ONE_THREAD = RowThreads(1)
+
+
+@contextmanager
+def split_rows(master: Any, n_jobs: int | None) -> Iterator[None]:
+    """Within the block, the Newton route of ``master`` splits its products X v over ``n_jobs`` threads.
+
+    ``n_jobs`` in scikit-learn's convention (:func:`joblib.effective_n_jobs`); a master
+    without the route (not a :class:`NewtonRoute`) is left as it is.
+    """
+    n = effective_n_jobs(n_jobs)
+    if n == 1 or not isinstance(master, NewtonRoute):
+        yield
+        return
+    master.row_threads = RowThreads(n)
+    try:
+        yield
+    finally:
+        master.row_threads.close()
+        master.row_threads = ONE_THREAD
+
+
+class NewtonRoute(_Base):
+    """Mixin of :class:`.LinearSVMCDMaster`: when a solve turns to Newton's method, and the Newton solve itself.
+
+    ``n_newton_solves`` counts the solves Newton's method ended; ``row_threads`` does
+    its products X v (:func:`split_rows`).
+    """
+
+    n_newton_solves = 0
+    row_threads = ONE_THREAD
+    _newton_w: np.ndarray | None = None  # the primal weights of the last solve Newton ended, or None
+    _newton_streak = 0  # solves Newton's method has ended since coordinate descent last did (PROBE_EVERY)
+
+    def _newton_first(self) -> bool:
+        """Whether this solve starts with Newton's method: it ended the last, and this is no probe (``PROBE_EVERY``)."""
+        rounds, rest = divmod(self._newton_streak, PROBE_EVERY)  # probes at streaks PROBE_EVERY (2^j - 1), j >= 1
+        return self._newton_streak > 0 and not (rest == 0 and (rounds + 1) & rounds == 0)
+
+    def _cd_budget(self) -> int:
+        """Passes coordinate descent gets before Newton's method: ``NEWTON_AFTER`` per smoothing stage."""
+        return min(NEWTON_AFTER * len(smoothing_widths(self._eps)), self.max_epochs)
+
+    def _newton(self) -> tuple[int, bool]:
+        return self._huber_newton(None, 0.0)  # every weight penalised (the offset w_B too), no shift
+
+    def _huber_newton(self, penalty: np.ndarray | None, shift: float) -> tuple[int, bool]:
+        """Newton's method on the smoothed primal (:func:`.huber_newton`, its ``penalty`` and ``shift``) from the
+        last Newton or dual weights. Its dual point replaces alpha and w = sum_i y_i alpha_i x_i, accepted or not
+        (it is feasible; coordinate descent goes on from it). Returns (Newton steps, accepted)."""
+        X, y, C = self._X.array, self.y, self.C
+
+        def done(u: np.ndarray, w: np.ndarray, w_u: np.ndarray) -> bool:
+            return projected_gradient_span(X, y, u, w_u, C, shift + self._free_shift(w)) <= self._eps and (
+                self._offset_settled(w_u)
+            )
+
+        start = self._w if self._newton_w is None else self._newton_w
+        newton = huber_newton(
+            X,
+            y,
+            start,
+            C,
+            self._eps,
+            penalty=penalty,
+            shift=shift,
+            done=done,
+            row_norms2=self._QD,
+            times=self.row_threads.times,
+        )
+        self._alpha[:] = newton.u
+        self._w = newton.w_u
+        self._newton_w = newton.w if newton.accepted else None
+        self._newton_streak = self._newton_streak + 1 if newton.accepted else 0
+        self.n_newton_solves += newton.accepted
+        return newton.iterations, newton.accepted
+
+    def _free_shift(self, w: np.ndarray) -> float:
+        """The part of the outputs' shift an unpenalised weight of w carries: none here (the offset is penalised)."""
+        return 0.0
+
+    def _offset_settled(self, w: np.ndarray) -> bool:
+        """Whether the dual's equality holds at w = sum_i y_i u_i x_i: there is none here."""
+        return True
