@@ -13,9 +13,9 @@ slide), both evaluated by :class:`mkbench.masters.combined_svm.CombinedSVM`. The
 inputs are scaled (``scaling``, :func:`mkbench.estimators._scaling.input_scaling`),
 then the training kernels (:func:`mkbench.kernels.grid.resolve_kernels`, by default
 :func:`mkbench.kernels.grid.auto_grid`) are computed once into a stack of shape
-(M, n, n), each scaled to unit trace (:func:`mkbench.kernels.grid.unit_trace_stack`);
-every later step reads that stack in place, and one-vs-rest fits every class on the
-same stack. :class:`MKLClassifierBase` is the fit and predict of both estimators;
+(M, n, n), each scaled to unit trace (:func:`mkbench.kernels.grid.unit_trace_stack`;
+float64, or rounded once to float32 with ``dtype="float32"``, issue 44); every later step
+reads that stack in place, and one-vs-rest fits every class on the same stack. :class:`MKLClassifierBase` is the fit and predict of both estimators;
 they supply the optimiser of beta.
 
 Sample weights (``fit(X, y, sample_weight=w)``, scikit-learn's convention: integer
@@ -161,6 +161,7 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
         "max_iter": [Interval(Integral, 0, None, closed="left")],
         "svm_tol": [Interval(Real, 0, None, closed="neither")],
         "n_jobs": [Integral, None],
+        "dtype": [StrOptions({"float64", "float32"})],
     }
 
     @abstractmethod
@@ -305,7 +306,8 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
     def _training_stack(self, X, weights: np.ndarray | None) -> np.ndarray:
         """The unit-trace training kernels (M, n, n); sets the input scaling, ``kernels_`` and ``kernel_scales_``.
 
-        With ``weights``, the traces are weighted, sum_i w_i K_ii (the trace over the repeated rows).
+        With ``weights``, the traces are weighted, sum_i w_i K_ii (the trace over the repeated rows). A float32
+        stack (``dtype``) is the float64 one rounded once.
         """
         if self._precomputed:
             stack = training_grams(X, self._n_fit)  # a copy of the user's kernels, scaled in place below
@@ -314,19 +316,15 @@ class MKLClassifierBase(MarginClassifierMixin, BaseEstimator):
                 stack = np.ascontiguousarray(stack[np.ix_(np.arange(len(stack)), self._rows, self._rows)])
             names = tuple(f"precomputed[{k}]" for k in range(len(stack)))
             self.kernels_ = names
-            self.kernel_scales_ = scale_to_unit_trace(stack, names)
+            self.kernel_scales_ = scale_to_unit_trace(stack, names, weights)
             self.input_mean_ = self.input_scale_ = None
         else:
             self.input_mean_, self.input_scale_ = weighted_input_scaling(X, self.scaling, weights)
             X = self._scaled(X)
             kernels = tuple(resolve_kernels(self.kernels, X))
             self.kernels_ = kernels
-            stack, self.kernel_scales_ = unit_trace_stack(kernels, X)
-        if weights is not None:
-            traces = np.einsum("kii,i->k", stack, weights)
-            stack /= traces[:, None, None]
-            self.kernel_scales_ = self.kernel_scales_ / traces
-        return stack
+            stack, self.kernel_scales_ = unit_trace_stack(kernels, X, self.dtype, weights)
+        return stack.astype(self.dtype, copy=False)  # precomputed kernels: rounded once, after their scaling
 
     def _scaled(self, X: np.ndarray) -> np.ndarray:
         """X as the kernels see it: (X - ``input_mean_``) / ``input_scale_``, or X itself without a scaling."""

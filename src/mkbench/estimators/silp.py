@@ -96,10 +96,12 @@ class SILPClassifier(MKLClassifierBase):
         svm_tol: float = 1e-5,
         probability: bool = False,
         n_jobs: int | None = None,
+        dtype: str = "float32",
     ) -> None:
         self.kernels = kernels
         self.probability = probability
         self.n_jobs = n_jobs
+        self.dtype = dtype
         self.C = C
         self.scaling = scaling
         self.tol = tol

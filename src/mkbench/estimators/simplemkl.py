@@ -137,11 +137,13 @@ class SimpleMKLClassifier(MKLClassifierBase):
         svm_tol: float = 1e-5,
         probability: bool = False,
         n_jobs: int | None = None,
+        dtype: str = "float32",
         line_search_tol: float = 0.1,
     ) -> None:
         self.kernels = kernels
         self.probability = probability
         self.n_jobs = n_jobs
+        self.dtype = dtype
         self.C = C
         self.scaling = scaling
         self.tol = tol

@@ -12,11 +12,12 @@ stack of shape (M, n, n), each scaled to unit trace (SimpleMKL's
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
+from numpy.typing import DTypeLike
 
 from ..exceptions import UnknownNameError
 from .functions import _DENOMINATORS, RBF, Kernel, Linear, Polynomial, _squared_distances
@@ -246,7 +247,9 @@ def resolve_kernels(spec: str | Mapping | Sequence[Any] | Kernel, X: np.ndarray)
     return [kernel.resolve(X) for kernel in kernels]
 
 
-def unit_trace_stack(kernels: Sequence[Kernel], X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def unit_trace_stack(
+    kernels: Sequence[Kernel], X: np.ndarray, dtype: DTypeLike = np.float64, weights: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The training kernels K_k(X, X) / trace(K_k(X, X)), computed once.
 
     Linear, polynomial and Gaussian kernels (:class:`~mkbench.kernels.Linear`,
@@ -261,13 +264,21 @@ def unit_trace_stack(kernels: Sequence[Kernel], X: np.ndarray) -> tuple[np.ndarr
     kernels : sequence of Kernel
         Resolved kernels.
     X : ndarray of shape (n_samples, n_features)
+    dtype : {numpy.float64, numpy.float32}, default=numpy.float64
+        The stack's type. With float32 each kernel is computed and scaled to unit trace in
+        float64, then rounded once to the nearest float32 (issue 44): a relative change of at
+        most 2^-24 per entry (an absolute one of at most 2^-150 below float32's smallest normal
+        number, 2^-126), and half the bytes.
+    weights : ndarray of shape (n_samples,), default=None
+        Sample weights w: each kernel is then scaled to unit weighted trace sum_i w_i K_ii
+        (:func:`scale_to_unit_trace`), before any rounding.
 
     Returns
     -------
     stack : ndarray of shape (n_kernels, n_samples, n_samples)
         Each kernel scaled to unit trace.
     scales : ndarray of shape (n_kernels,)
-        1 / trace(K_k(X, X)), applied again to the kernels at prediction.
+        1 / trace(K_k(X, X)) (the weighted trace with ``weights``), applied again to the kernels at prediction.
 
     Raises
     ------
@@ -276,25 +287,49 @@ def unit_trace_stack(kernels: Sequence[Kernel], X: np.ndarray) -> tuple[np.ndarr
         kernel on zero inputs).
     """
     n = X.shape[0]
-    stack = np.empty((len(kernels), n, n))
+    stack = np.empty((len(kernels), n, n), dtype=dtype)
+    if stack.dtype not in (np.float64, np.float32):
+        raise ValueError(f"the kernel stack is float64 or float32, got dtype {stack.dtype}")
+    scales = np.empty(len(kernels))
+    scratch = None if stack.dtype == np.float64 else np.empty((n, n))
+
+    def target(k: int) -> np.ndarray:
+        """Where kernel k is computed in float64: its place in a float64 stack, else the one scratch matrix."""
+        return stack[k] if scratch is None else scratch
+
+    def store(k: int) -> None:
+        """Scale kernel k, computed in ``target(k)``, to unit trace; a float32 stack takes it rounded once."""
+        K = target(k)
+        scales[k] = _to_unit_trace(K, f"kernel {k} ({kernels[k].name})", weights)
+        if scratch is not None:
+            stack[k] = K
+
     groups: dict[tuple[int, ...] | None, list[int]] = {}
     for k, kernel in enumerate(kernels):
         base, variables = (kernel.kernel, kernel.variables) if isinstance(kernel, OnVariables) else (kernel, None)
         if type(base) in (Linear, Polynomial) or (type(base) is RBF and base.sigma is not None):
             groups.setdefault(variables, []).append(k)
         else:
-            stack[k] = kernel(X, X)
+            target(k)[...] = kernel(X, X)
+            store(k)
     for variables, members in groups.items():
-        _fill_products(stack, kernels, members, X if variables is None else X[:, variables])
-    return stack, scale_to_unit_trace(stack, [kernel.name for kernel in kernels])
+        _fill_products(kernels, members, X if variables is None else X[:, variables], target, store)
+    return stack, scales
 
 
-def _fill_products(stack: np.ndarray, kernels: Sequence[Kernel], members: list[int], X: np.ndarray) -> None:
-    """Write the linear, polynomial and Gaussian kernels ``members`` on the inputs X into ``stack``, in place.
+def _fill_products(
+    kernels: Sequence[Kernel],
+    members: list[int],
+    X: np.ndarray,
+    target: Callable[[int], np.ndarray],
+    store: Callable[[int], None],
+) -> None:
+    """Compute the linear, polynomial and Gaussian kernels ``members`` on the inputs X, and ``store`` each.
 
     One product G = X X' serves them all: x'z (linear), (gamma x'z + offset)^q by
     repeated products (polynomial), and exp(-D / sigma) with D_ij = ||x_i||^2 + ||x_j||^2 - 2 G_ij
-    (Gaussian, :func:`mkbench.kernels.functions._squared_distances`'s formula).
+    (Gaussian, :func:`mkbench.kernels.functions._squared_distances`'s formula). Each kernel k is
+    computed in ``target(k)`` (float64, n x n), then ``store(k)`` scales and keeps it.
     """
     bases = [kernel.kernel if isinstance(kernel, OnVariables) else kernel for kernel in (kernels[k] for k in members)]
     gaussians = [(k, base) for k, base in zip(members, bases, strict=True) if isinstance(base, RBF)]
@@ -302,20 +337,24 @@ def _fill_products(stack: np.ndarray, kernels: Sequence[Kernel], members: list[i
         D = _squared_distances(X, X)
         for k, rbf in gaussians:
             assert rbf.sigma is not None  # members are RBFs of a given width (unit_trace_stack)
-            np.divide(D, -_DENOMINATORS[rbf.denominator](rbf.sigma), out=stack[k])
-            np.exp(stack[k], out=stack[k])
+            K = target(k)
+            np.divide(D, -_DENOMINATORS[rbf.denominator](rbf.sigma), out=K)
+            np.exp(K, out=K)
+            store(k)
         del D
     # the other members are linear and polynomial kernels (unit_trace_stack)
     products = [(k, base) for k, base in zip(members, bases, strict=True) if isinstance(base, (Linear, Polynomial))]
     if products:
         G = X @ X.T
         for k, product in products:
+            K = target(k)
             if isinstance(product, Linear):
-                stack[k] = G
-                continue
-            np.multiply(G, product.gamma, out=stack[k])
-            stack[k] += product.offset
-            _integer_power(stack[k], product.degree)
+                K[...] = G
+            else:
+                np.multiply(G, product.gamma, out=K)
+                K += product.offset
+                _integer_power(K, product.degree)
+            store(k)
 
 
 def _integer_power(K: np.ndarray, degree: int) -> None:
@@ -325,8 +364,12 @@ def _integer_power(K: np.ndarray, degree: int) -> None:
         K *= base
 
 
-def scale_to_unit_trace(stack: np.ndarray, names: Sequence[str]) -> np.ndarray:
-    """Scale each training kernel of ``stack`` (M, n, n) to unit trace, in place; return 1 / trace of each.
+def scale_to_unit_trace(stack: np.ndarray, names: Sequence[str], weights: np.ndarray | None = None) -> np.ndarray:
+    """Scale each training kernel of ``stack`` (M, n, n) to unit trace, in place; return the scale of each.
+
+    The scale is 1 / trace(K); with sample ``weights`` w, the kernel scaled to unit trace is
+    then divided by its weighted trace sum_i w_i K_ii (the trace over the rows repeated), and
+    the scale by the same.
 
     Raises
     ------
@@ -334,14 +377,21 @@ def scale_to_unit_trace(stack: np.ndarray, names: Sequence[str]) -> np.ndarray:
         If a kernel has a trace that is not positive and finite (e.g. a linear
         kernel on zero inputs).
     """
-    scales = np.empty(len(stack))
-    for k, K in enumerate(stack):
-        trace = float(np.trace(K))
-        if not (np.isfinite(trace) and trace > 0) or not np.all(np.isfinite(K)):
-            raise ValueError(
-                f"kernel {k} ({names[k]}) has trace {trace:g} or non-finite values on the training "
-                "inputs; unit-trace normalisation needs a positive trace: drop that kernel"
-            )
-        scales[k] = 1.0 / trace
-        K *= scales[k]
-    return scales
+    return np.array([_to_unit_trace(K, f"kernel {k} ({names[k]})", weights) for k, K in enumerate(stack)])
+
+
+def _to_unit_trace(K: np.ndarray, name: str, weights: np.ndarray | None) -> float:
+    """Scale K to unit (weighted) trace in place, as :func:`scale_to_unit_trace` says; ``name`` for the error."""
+    trace = float(np.trace(K))
+    if not (np.isfinite(trace) and trace > 0) or not np.all(np.isfinite(K)):
+        raise ValueError(
+            f"{name} has trace {trace:g} or non-finite values on the training "
+            "inputs; unit-trace normalisation needs a positive trace: drop that kernel"
+        )
+    scale = 1.0 / trace
+    K *= scale
+    if weights is None:
+        return scale
+    weighted = np.einsum("ii,i->", K, weights)
+    K /= weighted
+    return scale / weighted
