@@ -3,52 +3,47 @@
 Run: ``python benchmarks/mkl_speed.py [--mirror DIR] [--config config/config.yaml] [--splits 3] [--no-defaults]
 [--no-memory] [--json PATH] [--quick]``.
 
-Speed. Both estimators fit the same splits of the same data sets with the same
-kernels as the ``mkl-credit`` and ``mkl-uci`` experiments of the config (Credit,
-Ionosphere, Sonar; the SimpleMKL grid of 208 / 442 / 793 kernels; standardised
-inputs; C = 100; relative gap 0.01): each job is :func:`mkbench.harness.experiment.run_job`
-on the first ``--splits`` of the experiment's 20 random 70/30 splits, so the
-parameters are read from the config, never restated here. Printed per data set:
-mean fit seconds, test error and kernels selected of both, and the time ratio
-SimpleMKL / SILP (issue goal: <= 0.25, i.e. SimpleMKL >= 4x faster, with equal
-accuracy: test accuracy of SimpleMKL >= 0.99 x SILP's).
+Speed. Both estimators fit the same splits of the same data sets with the same kernels as the ``mkl-credit`` and
+``mkl-uci`` experiments of the config (Credit, Ionosphere, Sonar; the SimpleMKL grid of 208 / 442 / 793 kernels;
+standardised inputs; C = 100; relative gap 0.01): each job is :func:`mkbench.harness.experiment.run_job` on the first
+``--splits`` of the experiment's 20 random 70/30 splits, so the parameters are read from the config, never restated
+here. Printed per data set: mean fit seconds, test error and kernels selected of both, and the time ratio SimpleMKL /
+SILP (issue goal: <= 0.25, i.e. SimpleMKL >= 4x faster, with equal accuracy: test accuracy of SimpleMKL >= 0.99 x
+SILP's).
 
-Beside them, on the same splits in the same run (issue 44), MKLpy's EasyMKL as the workflow
-fits it for the mkl-peers tables: ``mkbench.peers:EasyMKLClassifier`` through ``run_job``
-with the kernels and C of the experiment's ``silp`` (config/peers.yaml gives it those;
-tests/harness/test_peers.py checks they are equal), its fit time including computing its
-kernel list, MKLpy's lambda = 0.1, one thread. Issue 44's goals: SimpleMKL / EasyMKL and
-SILP / EasyMKL fit time <= 1.0, "at the same test error within noise", read here as (fixed
-before any measurement) our test error no worse than EasyMKL's beyond noise: the mean over
-the splits of the paired differences (ours - EasyMKL's) at most one standard error of that
-mean, or at most one test point (1 / n_test) when that is larger (a ratio's ``condition``:
-met needs both). Each of the three is first fitted untimed on 15 points of each class
-(one-time costs: numba's compiled code, PyTorch's first call). Without MKLpy (the optional
-``[peers]`` extra) EasyMKL is skipped and the record says so.
+Beside them, on the same splits in the same run (issue 44), MKLpy's EasyMKL as the workflow fits it for the mkl-peers
+tables: ``mkbench.peers:EasyMKLClassifier`` through ``run_job`` with the kernels and C of the experiment's ``silp``
+(config/peers.yaml gives it those; tests/harness/test_peers.py checks they are equal), its fit time including
+computing its kernel list, MKLpy's lambda = 0.1, one thread. Issue 44's goals: SimpleMKL / EasyMKL and SILP / EasyMKL
+fit time <= 1.0, "at the same test error within noise", read here as (fixed before any measurement) our test error no
+worse than EasyMKL's beyond noise: the mean over the splits of the paired differences (ours - EasyMKL's) at most one
+standard error of that mean, or at most one test point (1 / n_test) when that is larger (a ratio's ``condition``: met
+needs both). Each of the three is first fitted untimed on 15 points of each class (one-time costs: numba's compiled
+code, PyTorch's first call). Without MKLpy (the optional ``[peers]`` extra) EasyMKL is skipped and the record says so.
 
-At defaults (issue 44: "<= 30 s at defaults on a 2000 x 50 problem with 20 kernels"):
-``SimpleMKLClassifier(kernels)`` and ``SILPClassifier(kernels)``, every other parameter at
-its default, with the 20 kernels of ``benchmarks/mkl_precomputed.py`` (15 Gaussians, the
-polynomials of degrees 1-5) on ``make_classification(2000, 50, random_state=0)``, one
-fit each; the ratio is its wall-clock seconds over the 30 s budget (goal <= 1.0).
+At defaults (issue 44: "<= 30 s at defaults on a 2000 x 50 problem with 20 kernels"): ``SimpleMKLClassifier(kernels)``
+and ``SILPClassifier(kernels)``, every other parameter at its default, with the 20 kernels of
+``benchmarks/mkl_precomputed.py`` (15 Gaussians, the polynomials of degrees 1-5) on ``make_classification(2000, 50,
+random_state=0)``, one fit each; the ratio is its wall-clock seconds over the 30 s budget (goal <= 1.0).
 
-Same certificate. The two stop on different gaps: SimpleMKL on the relative
-duality gap (J(beta) - D(alpha)) / J(beta), SILP on (S - theta) / S, which SILP
-reaches first (it is never larger). So SILP is also run past its own stop (its
-tol at ``--certificate-silp-tol``, at most ``--certificate-max-iter`` LPs), and the
-time at which its iterate first has SimpleMKL's duality gap <= SimpleMKL's tol is
-read from its history (``duality_gap``, ``seconds`` from the start of ``fit``, as
-SimpleMKL's): the time ratio at the same certificate of optimality. A SILP run
-that never gets there bounds the ratio from above by its total time.
+Floor (issue 44: can these algorithms reach "<= 1.0x EasyMKL" at all?). On the first split, what no implementation of
+them avoids: the kernel stack built once (the experiment's kernels and ``dtype``) and, per iteration, one gradient
+(``CombinedSVM.quadratic_terms``, one pass over the stack) and one libsvm solve on the combined kernel (at SimpleMKL's
+final weights; the combination not counted), each the best of 5 (3 for the stack): floor = stack + n_iter x (gradient
++ solve), n_iter each method's mean (SimpleMKL's weight updates, SILP's LPs). Ratio floor / EasyMKL's fit, no goal.
 
-Memory. The training kernels are computed once into one (M, n, n) stack that
-every step reads in place (:class:`mkbench.masters.combined_svm.CombinedSVM`). On
-Sonar with the 793-kernel grid, SimpleMKL is fitted under ``tracemalloc``
-twice, stopped after one weight update and run to its end: the peak of traced
-memory against the bytes of the stack, and the peak of the full run against
-the one-update run (a per-iteration copy of the kernels would raise both to 2x
-or more). libsvm's own C allocations are not traced (it copies only the n x n
-combined kernel).
+Same certificate. The two stop on different gaps: SimpleMKL on the relative duality gap (J(beta) - D(alpha)) /
+J(beta), SILP on (S - theta) / S, which SILP reaches first (it is never larger). So SILP is also run past its own stop
+(its tol at ``--certificate-silp-tol``, at most ``--certificate-max-iter`` LPs), and the time at which its iterate
+first has SimpleMKL's duality gap <= SimpleMKL's tol is read from its history (``duality_gap``, ``seconds`` from the
+start of ``fit``, as SimpleMKL's): the time ratio at the same certificate of optimality. A SILP run that never gets
+there bounds the ratio from above by its total time.
+
+Memory. The training kernels are computed once into one (M, n, n) stack that every step reads in place
+(:class:`mkbench.masters.combined_svm.CombinedSVM`). On Sonar with the 793-kernel grid, SimpleMKL is fitted under
+``tracemalloc`` twice, stopped after one weight update and run to its end: the peak of traced memory against the bytes
+of the stack, and the peak of the full run against the one-update run (a per-iteration copy of the kernels would raise
+both to 2x or more). libsvm's own C allocations are not traced (it copies only the n x n combined kernel).
 """
 
 from __future__ import annotations
@@ -59,17 +54,20 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from _common import Record, measure, parser, timed, versions
+from _common import Record, best_of, measure, parser, timed, versions
 from mkl_precomputed import kernels as twenty_kernels
 from sklearn.datasets import make_classification
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 
 from mkbench import SILPClassifier, SimpleMKLClassifier
+from mkbench.estimators._binary import binary_targets
 from mkbench.harness.config import load_config
 from mkbench.harness.datasets import load
 from mkbench.harness.experiment import protocol_splits, run_job
 from mkbench.harness.methods import make_method
+from mkbench.kernels.grid import unit_trace_stack
+from mkbench.masters.combined_svm import CombinedSVM
 
 EXPERIMENTS = ("mkl-credit", "mkl-uci")
 OURS, PEER = "simplemkl", "silp"
@@ -77,6 +75,10 @@ OURS, PEER = "simplemkl", "silp"
 EASYMKL, EASYMKL_ESTIMATOR = "easymkl", "mkbench.peers:EasyMKLClassifier"
 #: Issue 44's budget for a fit at defaults on a 2000 x 50 problem with 20 kernels, seconds.
 DEFAULTS_BUDGET = 30.0
+#: What each job's record keeps (the first three averaged over the splits).
+RUN_KEYS = ("fit_seconds", "test_error", "n_kernels", "n_iter", "status", "n_test")
+FLOOR_COLUMNS = ("data set", "method", "dtype", "stack s", "gradient ms", "SVM ms", "iterations", "floor s")
+FLOOR_COLUMNS += ("EasyMKL fit s", "floor / EasyMKL")
 QUICK = {"widths": [5.0], "degrees": [1], "n_variables": 3, "max_iter": 10, "tol": 0.1}
 
 
@@ -144,21 +146,11 @@ def speed(record: Record, config: dict, args) -> None:
                     job = run_job(
                         ds, split, method=method, estimator=estimator, params=params, preprocess=exp["preprocess"]
                     )
-                    runs[method].append(
-                        {
-                            key: job.get(key)
-                            for key in ("fit_seconds", "test_error", "n_kernels", "n_iter", "status", "n_test")
-                        }
-                    )
+                    runs[method].append({key: job.get(key) for key in RUN_KEYS})
                     if "history" in job:  # ours: seconds from the start of fit at each iteration
                         runs[method][-1]["certificate_seconds"] = job["history"][-1]["seconds"]  # at its own stop
             record.timings[dataset_name] = runs
-            mean = {
-                m: {
-                    key: float(np.mean([r[key] for r in runs[m]])) for key in ("fit_seconds", "test_error", "n_kernels")
-                }
-                for m in runs
-            }
+            mean = {m: {key: float(np.mean([r[key] for r in runs[m]])) for key in RUN_KEYS[:3]} for m in runs}
             time_ratio = mean[OURS]["fit_seconds"] / mean[PEER]["fit_seconds"]
             accuracy_ratio = (1 - mean[OURS]["test_error"]) / (1 - mean[PEER]["test_error"])
             print(
@@ -188,6 +180,7 @@ def speed(record: Record, config: dict, args) -> None:
             )
             if EASYMKL in runs:
                 easymkl_goals(record, runs, sides, where, runs[EASYMKL][0]["n_test"])
+            floor(record, exp, ds, splits[0], runs, sides, where, args.quick)
             ours = [run["certificate_seconds"] for run in runs[OURS]]  # SimpleMKL stops at its certificate
             same_certificate(record, exp, ds, splits, ours, where, args)
 
@@ -215,6 +208,42 @@ def easymkl_goals(record: Record, runs: dict, sides: dict, where: str, n_test: i
             note=f"mean test error difference {difference:+.4f}, noise bound {bound:.4f}: one standard error over "
             "the splits, at least one test point",
         )
+
+
+def floor(record: Record, exp: dict, ds, split: dict, runs: dict, sides: dict, where: str, quick: bool) -> None:
+    """The parts of a fit no implementation of the published algorithms avoids, against EasyMKL's fit time."""
+    estimator, params = method_params(exp, OURS, quick)
+    X, y = StandardScaler().fit_transform(ds.X[split["train"]]), ds.y[split["train"]]  # memory() checks the preprocess
+    model = make_method(estimator, params).fit(X, y)
+    X = X if model.input_mean_ is None else (X - model.input_mean_) / model.input_scale_
+    stack, signed = unit_trace_stack(model.kernels_, X, model.dtype)[0], binary_targets(y)[1]
+    svm = CombinedSVM(stack, signed, model.C_, model.svm_tol)
+    alpha_y = svm.solve(model.weights_, K := svm.kernel(model.weights_)).alpha_y
+    build = best_of(lambda: unit_trace_stack(model.kernels_, X, model.dtype), 3)
+    gradient, solve = best_of(lambda: svm.quadratic_terms(alpha_y)), best_of(lambda: svm.solve(model.weights_, K))
+    rows = []
+    for method, label in ((OURS, "SimpleMKL"), (PEER, "SILP")):
+        n_iter = float(np.mean([r["n_iter"] for r in runs[method]]))
+        seconds = build + n_iter * (gradient + solve)
+        text = f"stack {build:.2f} s + {n_iter:.0f} iterations x (gradient {1e3 * gradient:.1f} + SVM {1e3 * solve:.1f} ms)"
+        print(f"{ds.name:10s} {label}'s floor: {text} = {seconds:.2f} s", flush=True)
+        peer = sides[EASYMKL]["value"] if EASYMKL in runs else None
+        parts = [build, 1e3 * gradient, 1e3 * solve, n_iter, seconds, peer, peer and seconds / peer]
+        rows.append([ds.name, label, model.dtype, *("—" if v is None else round(v, 4) for v in parts)])
+        if EASYMKL in runs:
+            record.add_ratio(
+                f"floor of {label}'s fit (the parts no implementation avoids) over EasyMKL's fit time, {where}",
+                measure(f"{label}'s floor: {text}", seconds),
+                sides[EASYMKL],
+                seconds / peer,
+                note="above 1, no implementation of the published algorithm reaches EasyMKL's time at these iterations",
+            )
+    record.add_table(
+        f"The floor of each method, {ds.name} (first split; mean iterations of {where})",
+        FLOOR_COLUMNS,
+        rows,
+        note="floor = stack + iterations x (gradient + SVM): what no implementation of the published algorithm avoids",
+    )
 
 
 def same_certificate(record: Record, exp: dict, ds, splits: list, ours: list[float], where: str, args) -> None:
@@ -298,7 +327,7 @@ def memory(record: Record, config: dict, args) -> None:
     full = make_method(estimator, params)
     peak_full = traced_peak(full, X, y)
     n_kernels, n = len(full.kernels_), X.shape[0]
-    stack = n_kernels * n * n * 8
+    stack = n_kernels * n * n * np.dtype(full.dtype).itemsize
     print(
         f"Sonar, {n_kernels} kernels, n={n}: kernel stack {stack / 2**20:.1f} MiB; peak traced memory "
         f"{peak_one / 2**20:.1f} MiB after {one.n_iter_} update(s), {peak_full / 2**20:.1f} MiB after "
@@ -339,10 +368,7 @@ def main() -> None:
     cli.add_argument("--config", default="config/config.yaml", help="workflow config with mkl-credit and mkl-uci")
     cli.add_argument("--splits", type=int, default=3, help="first splits of each experiment's 20 to time")
     cli.add_argument(
-        "--certificate-silp-tol",
-        type=float,
-        default=1e-6,
-        help="SILP's own gap tolerance when run to SimpleMKL's certificate",
+        "--certificate-silp-tol", type=float, default=1e-6, help="SILP's gap tol to SimpleMKL's certificate"
     )
     cli.add_argument(
         "--certificate-max-iter", type=int, default=600, help="most SILP LPs when run to SimpleMKL's certificate"
