@@ -22,18 +22,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from joblib import effective_n_jobs
 
+from ._cd_rows import DescentRows
 from .dual_cd import projected_gradient_span
 from .svm_newton import huber_newton, smoothing_widths
-
-if TYPE_CHECKING:  # the mixin's base for the type checker: the master whose state it reads (module docstring)
-    from .svm_cd import LinearSVMCDMaster as _Base
-else:
-    _Base = object
 
 __all__ = ["NEWTON_AFTER", "PROBE_EVERY", "NewtonRoute", "RowThreads", "split_rows"]
 
@@ -113,12 +109,22 @@ def split_rows(master: Any, n_jobs: int | None) -> Iterator[None]:
         master.row_threads = ONE_THREAD
 
 
-class NewtonRoute(_Base):
+class NewtonRoute:
     """Mixin of :class:`.LinearSVMCDMaster`: when a solve turns to Newton's method, and the Newton solve itself.
 
     ``n_newton_solves`` counts the solves Newton's method ended; ``row_threads`` does
     its products X v (:func:`split_rows`).
     """
+
+    # the master's state the route reads and sets (LinearSVMCDMaster's; annotations only)
+    y: np.ndarray
+    C: float | np.ndarray
+    max_epochs: int
+    _X: DescentRows
+    _eps: float
+    _w: np.ndarray
+    _alpha: np.ndarray
+    _QD: np.ndarray
 
     n_newton_solves = 0
     row_threads = ONE_THREAD
