@@ -108,7 +108,7 @@ def test_int8_rows_give_the_float64_iterates_bit_for_bit(monkeypatch, seen_dtype
     assert np.int8 in seen_dtypes and np.float64 in seen_dtypes  # both routes ran coordinate descent
     _assert_same(ours, theirs)
     if C == 100.0:
-        assert compact.n_newton_solves > 0  # Newton's method on the float64 rows, from the same points
+        assert compact.n_newton_solves > 0  # Newton's products X d from the int8 rows too (svm_cd_newton)
 
 
 @pytest.mark.parametrize("make", [NonnegLinearSVMCDMaster, FreeOffsetSVMCDMaster, NonnegFreeOffsetSVMCDMaster])

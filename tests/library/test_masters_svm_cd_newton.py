@@ -8,16 +8,18 @@ from mkbench.masters import LinearSVMCDMaster, svm_cd_newton
 from mkbench.masters.svm_cd_newton import ONE_THREAD, RowThreads, split_rows
 
 
-@pytest.mark.parametrize("n", [1, 255, 257, 1000, 4999])
-@pytest.mark.parametrize("k", [1, 7, 64, 301])
-def test_row_threads_give_numpys_product_bit_for_bit(monkeypatch, n, k):
+@pytest.mark.parametrize("n", [1, 2, 255, 257, 258, 513, 1000, 4999])
+@pytest.mark.parametrize("k", [1, 4, 7, 64, 301])
+def test_row_threads_give_numpys_float64_product_bit_for_bit(monkeypatch, n, k):
     monkeypatch.setattr(svm_cd_newton, "MIN_SPLIT", 0)
     rng = np.random.default_rng(n * k)
     X = rng.standard_normal((n, k + 5))[:, :k]  # a strided view, as the masters' rows are
+    signs = rng.integers(-1, 2, size=(n, k + 3)).astype(np.int8)[:, :k]  # the int8 copy of sign columns
     v = rng.standard_normal(k)
-    for threads in (2, 3):
+    for threads in (1, 2, 3):
         rows = RowThreads(threads)
         assert np.array_equal(rows.times(X, v), X @ v)
+        assert np.array_equal(rows.times(signs, v), signs.astype(np.float64) @ v)
         rows.close()
 
 

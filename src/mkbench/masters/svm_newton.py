@@ -205,7 +205,7 @@ def huber_newton(
     done: Callable[[np.ndarray, np.ndarray, np.ndarray], bool],
     max_iter: int = 50,
     row_norms2: np.ndarray | None = None,
-    times: Callable[[np.ndarray, np.ndarray], np.ndarray] = np.matmul,
+    times: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> HuberNewton:
     """Newton's method on the Huber-smoothed SVM from ``w``, delta halving down to ``tol / 2``.
 
@@ -236,9 +236,10 @@ def huber_newton(
         Newton steps per stage.
     row_norms2 : ndarray of shape (n,), default=None
         ||x_i||^2 where the caller keeps them (the dual's diagonal Q_ii); None: computed.
-    times : callable, default=np.matmul
-        ``times(X, v)``: X @ v, the product of every step (the master's may split it over
-        threads, the same numbers: :class:`.svm_cd_newton.RowThreads`).
+    times : callable, default=None
+        ``times(v)``: X @ v, the product of every step, from X or a copy of the same numbers
+        (the dual CD masters' int8 rows, on threads: :class:`.svm_cd_newton.RowThreads`);
+        None: X @ v.
 
     Returns
     -------
@@ -260,7 +261,8 @@ def huber_newton(
     else:
         Xh, scale, present, h_norms2 = X, float(C), None, row_norms2  # C is one number here
     w = np.array(w, dtype=np.float64)
-    margins = y * (times(X, w) + shift)
+    product = times if times is not None else (lambda v: X @ v)
+    margins = y * (product(w) + shift)
     steps = 0
     for delta in reversed(deltas):
         gram, zone = None, None  # X_S' X_S over the quadratic zone S of the last step
@@ -288,7 +290,7 @@ def huber_newton(
                     d = _cholesky_step(hessian, gradient)
             except np.linalg.LinAlgError:
                 d = -gradient
-            dm = y * times(X, d)
+            dm = y * product(d)
             pd = p * d
             t = _line_search(margins, dm, float(w @ pd), float(d @ pd), C, delta)
             w += t * d
