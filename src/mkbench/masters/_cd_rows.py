@@ -12,10 +12,11 @@ iterates are the same bit for bit, at a fifth to a quarter less time per pass
 (measured on that master: the pass is bound by the sequential sum x_i'w, whose
 order is kept, more than by memory traffic).
 
-:class:`DescentRows` keeps the float64 rows (Newton's method and every BLAS product
-read them: :mod:`.svm_newton`) and, while every column appended is int8-exact (an
-integer in [-127, 127], no negative zero), the int8 copy that coordinate descent
-reads instead (:attr:`DescentRows.descent`). A column of any other value (real-valued
+:class:`DescentRows` keeps the float64 rows (the Gram updates of Newton's method and
+the masters' other BLAS products read them: :mod:`.svm_newton`) and, while every column
+appended is int8-exact (an integer in [-127, 127], no negative zero), the int8 copy that
+coordinate descent and Newton's products X d read instead (:attr:`DescentRows.descent`;
+:func:`.svm_cd_newton._block_times`). A column of any other value (real-valued
 learners such as Fourier features, CG-Boost's kernel columns, centred columns of the
 free offset's master) drops the copy for good, and coordinate descent reads the
 float64 rows as before.

@@ -1,4 +1,4 @@
-"""The dual CD masters' Newton route: when a solve turns to Newton's method, and its products on ``n_jobs`` threads.
+"""The dual CD masters' Newton route: when a solve turns to Newton's method, and its products (int8, ``n_jobs``).
 
 :class:`.LinearSVMCDMaster` solves by coordinate descent (:mod:`.dual_cd`), which
 crawls as C grows; :class:`NewtonRoute` is the part of it that hands a solve to
@@ -6,15 +6,15 @@ Newton's method on the Huber-smoothed primal (:mod:`.svm_newton`) and back: afte
 ``NEWTON_AFTER`` passes per smoothing stage, and from the start of the solves after
 one Newton's method ended, but for probes of coordinate descent (``PROBE_EVERY``).
 
-Row threads (issue 44, ``n_jobs``): coordinate descent is sequential, but each
-Newton step's product X d (n x k, a pass over the float64 rows, the largest single
-part of a step: MNIST odd/even, n = 10^4, 500 stumps, C = 1, about 11 of 25 s) splits
-over blocks of rows. With ``n_jobs`` > 1 (:func:`split_rows`, which column generation
-over weak learners enters) each block is one BLAS product on its own thread
-(:class:`RowThreads`; numpy releases the GIL in BLAS). An entry of X d is one row's dot
-product with d whichever block holds the row, so the iterates are the one-thread ones
-bit for bit (tested); OpenBLAS's own threads were not: they changed the Gram updates and
-Cholesky factors at 1e-12, and on 2 busy cores made a fit 20x slower.
+Newton's products (issue 44): each step's X d (n x k, a pass over the rows, the largest
+single part of a step: MNIST odd/even, n = 10^4, 500 stumps, C = 1, 9 of 27 s) is taken
+by BLAS over blocks of rows (:func:`_block_times`), from the int8 copy of the rows where
+there is one (:mod:`._cd_rows`), each block converted in cache. With ``n_jobs`` > 1
+(:func:`split_rows`, which column generation over weak learners enters) the blocks are
+split over threads (:class:`RowThreads`; numpy releases the GIL in BLAS). Every entry
+is the one the whole float64 product gives it, so the iterates are the one-thread,
+float64 ones bit for bit (tested); OpenBLAS's own threads were not: they changed the Gram
+updates and Cholesky factors at 1e-12, and on 2 busy cores made a fit 20x slower.
 """
 
 from __future__ import annotations
