@@ -39,9 +39,8 @@ training and test errors, and a table of every method's fit time and test error.
 Issue 44's goal "with ``n_jobs=2``, the CGEns and CG-Boost fits take <= 0.6x their one-thread
 time": CGEns is fitted once more with ``n_jobs=2`` at each ``--jobs-C`` (the same model bit for
 bit, ``tests/library/test_n_jobs.py``), its time against the one-thread fit's. The stump
-search splits over the features and the master's Newton route its products X d over blocks of
-rows (:mod:`mkbench.masters.svm_cd_newton`); coordinate descent stays sequential. CG-Boost's
-``n_jobs`` is timed by ``benchmarks/fit_time.py``.
+search splits (over the features); the master does not. CG-Boost's ``n_jobs`` is timed by
+``benchmarks/fit_time.py``.
 """
 
 from __future__ import annotations
@@ -290,7 +289,7 @@ def main() -> None:
             jobs = runs[C]["n_jobs=2"] = fit_cgens(C, k, data, n_jobs=2)[0]
             record.add_ratio(
                 f"fit time CGEns, n_jobs=2 / one thread (defaults), C = {C}, {k} stumps, n={args.n} "
-                "(the stump search and Newton's products X d in two threads; coordinate descent on one)",
+                "(the stump search in two threads; the master on one)",
                 measure(f"CGEns n_jobs=2, test error {100 * jobs['test_error']:.2f} %", jobs["seconds"]),
                 measure(f"CGEns n_jobs=None, test error {100 * default['test_error']:.2f} %", default["seconds"]),
                 jobs["seconds"] / default["seconds"],

@@ -227,13 +227,12 @@ SPLIT_SEARCH = """
         squared scores are added feature by feature in order: the fitted model is the
         one-thread fit's, bit for bit. scikit-learn's convention: None means 1 unless in
         a ``joblib.parallel_config`` context, -1 all processors; 0 is refused. Other
-        learners ignore it. In CGEns' master, the Newton route's products X d split over
-        blocks of rows, one thread each, the same products bit for bit
-        (:mod:`mkbench.masters.svm_cd_newton`); coordinate descent, the factorisations and
-        the line search stay on one thread, so the fit gains little: on MNIST odd/even
-        (n = 10 000, 784 pixels, binned) a search took 2.5-2.9 ms on two threads against
-        6.0 ms on one, and CGEns with 500 stumps took 0.87-1.13x its one-thread time at
-        C = 0.001 and C = 1 (medians of 3, 2 cores at load 1-3)."""
+        learners ignore it. The restricted masters stay on one thread (coordinate descent is
+        sequential; Newton's products X d split over two threads made CGEns slower), so the
+        fit gains what the search costs: on MNIST odd/even (n = 10 000, 784 pixels, binned)
+        a search took 2.5-2.9 ms on two threads against 6.0 ms on one, and CGEns with 500
+        stumps took 0.88x its one-thread time at C = 0.001, where the search is a fifth of
+        the fit (``benchmarks/cgens_across_c.py``, load 1-1.7)."""
 
 #: ``learner`` and ``C`` of the ensembles of weak learners (CGEns, LPBoost).
 LEARNER = """
@@ -340,5 +339,4 @@ LEARNER_REST = (
 # against 0.10 s at load 2 on 2 cores). The workflow's jobs run on one thread already (Snakemake sets
 # OPENBLAS_NUM_THREADS to a rule's threads), so the papers' tables are unchanged. ``n_jobs`` > 1 is the user's
 # explicit choice: over kernel columns it lifts the limit to n_jobs BLAS threads for a fit with two classes
-# (:func:`._kernel_columns.blas_threads`); over stumps it splits the search, and CGEns' Newton route its products
-# X d, into threads (:mod:`mkbench.masters.svm_cd_newton`).
+# (:func:`._kernel_columns.blas_threads`); over stumps it splits the search into threads, the masters still on one.

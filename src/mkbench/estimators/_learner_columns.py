@@ -24,7 +24,6 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ..cg import CGResult, column_generation
 from ..learners import LEARNERS, make_family, outputs
 from ..learners._chunks import split_search
-from ..masters.svm_cd_newton import split_rows
 from ..oracles import LearnerOracle
 from ._binary import BinaryClassifierMixin
 from ._convergence import warn_unless_optimal
@@ -118,8 +117,7 @@ def fit_by_column_generation(
     Takes ``max_iter``, ``time_limit``, ``tol``, ``verbose`` of ``estimator`` for the loop,
     its ``n_candidates``, ``gamma``, ``max_bins`` and ``random_state`` for the family, and ``n_jobs``
     for the threads a stump search splits the features over
-    (:func:`mkbench.learners._chunks.split_search`) and the dual CD master's Newton steps their
-    products over (:func:`mkbench.masters.svm_cd_newton.split_rows`), bit for bit; sets ``learners_``,
+    (:func:`mkbench.learners._chunks.split_search`), bit for bit; sets ``learners_``,
     ``n_iter_``, ``status_`` and ``history_``, and warns with a ConvergenceWarning unless the
     loop ended optimal, or at ``max_iter`` where that is the ensemble's size
     (``estimator._max_iter_is_size``: CGEns, CGEns-SLS, LPBoost).
@@ -158,7 +156,7 @@ def fit_by_column_generation(
         random_state=check_random_state(estimator.random_state),
     )
     oracle = LearnerOracle(family, exclude_chosen=exclude_chosen)
-    with split_search(family, estimator.n_jobs), split_rows(master, estimator.n_jobs):
+    with split_search(family, estimator.n_jobs):
         result = column_generation(
             master,
             oracle,

@@ -16,7 +16,7 @@ order is kept, more than by memory traffic).
 the masters' other BLAS products read them: :mod:`.svm_newton`) and, while every column
 appended is int8-exact (an integer in [-127, 127], no negative zero), the int8 copy that
 coordinate descent and Newton's products X d read instead (:attr:`DescentRows.descent`;
-:func:`.svm_cd_newton._block_times`). A column of any other value (real-valued
+:func:`.svm_cd_newton.rows_times`). A column of any other value (real-valued
 learners such as Fourier features, CG-Boost's kernel columns, centred columns of the
 free offset's master) drops the copy for good, and coordinate descent reads the
 float64 rows as before.

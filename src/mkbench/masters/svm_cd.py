@@ -112,7 +112,6 @@ class LinearSVMCDMaster(NewtonRoute, FreeSignQPPricing):
     MNIST-1000, k = 1700, 33 s instead of 27 s and CGEns with 500 Fourier features on 866 points
     13 s instead of 8 s, where the masters it kept from Newton's method went to Clarabel).
     ``n_newton_solves`` counts the solves it ended; ``iterations`` counts its steps beside the passes.
-    Its products X d run on ``n_jobs`` threads under :func:`.svm_cd_newton.split_rows`, bit for bit.
 
     Why coordinate descent and not an exact active set at large C: :mod:`.dual_cd`.
     """

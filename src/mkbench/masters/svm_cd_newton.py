@@ -1,4 +1,4 @@
-"""The dual CD masters' Newton route: when a solve turns to Newton's method, and its products (int8, ``n_jobs``).
+"""The dual CD masters' Newton route: when a solve turns to Newton's method, and its products from int8 rows.
 
 :class:`.LinearSVMCDMaster` solves by coordinate descent (:mod:`.dual_cd`), which
 crawls as C grows; :class:`NewtonRoute` is the part of it that hands a solve to
@@ -8,31 +8,27 @@ one Newton's method ended, but for probes of coordinate descent (``PROBE_EVERY``
 
 Newton's products (issue 44): each step's X d (n x k, a pass over the rows, the largest
 single part of a step: MNIST odd/even, n = 10^4, 500 stumps, C = 1, 9 of 27 s) is taken
-by BLAS over blocks of rows (:func:`_block_times`), from the int8 copy of the rows where
-there is one (:mod:`._cd_rows`), each block converted in cache. With ``n_jobs`` > 1
-(:func:`split_rows`, which column generation over weak learners enters) the blocks are
-split over threads (:class:`RowThreads`; numpy releases the GIL in BLAS). Every entry
-is the one the whole float64 product gives it, so the iterates are the one-thread,
-float64 ones bit for bit (tested); OpenBLAS's own threads were not: they changed the Gram
-updates and Cholesky factors at 1e-12, and on 2 busy cores made a fit 20x slower.
+by BLAS over blocks of rows (:func:`rows_times`), from the int8 copy of the rows where
+there is one (:mod:`._cd_rows`), each block converted in cache. Every entry is the one
+the whole float64 product gives it, so the iterates are the float64 ones bit for bit
+(tested). The products stay on one thread: splitting the blocks over ``n_jobs`` threads
+(tried for issue 44) made CGEns with ``n_jobs=2`` at C = 1 on that problem slower than
+one thread (25.0 s against 21.1 s, ``benchmarks/cgens_across_c.py`` at load 1-1.7), and
+OpenBLAS's own threads changed the Gram updates and Cholesky factors at 1e-12 and, on 2
+busy cores, made a fit 20x slower.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from functools import partial
-from typing import Any
 
 import numpy as np
-from joblib import effective_n_jobs
 
 from ._cd_rows import DescentRows
 from .dual_cd import projected_gradient_span
 from .svm_newton import huber_newton, smoothing_widths
 
-__all__ = ["NEWTON_AFTER", "PROBE_EVERY", "NewtonRoute", "RowThreads", "split_rows"]
+__all__ = ["NEWTON_AFTER", "PROBE_EVERY", "NewtonRoute", "rows_times"]
 
 #: Passes of coordinate descent a solve gets, per smoothing stage Newton's method would need
 #: (:func:`.smoothing_widths`: 1 at liblinear's loose 0.1, 7 at 1e-3), before it turns to Newton's
@@ -45,14 +41,12 @@ NEWTON_AFTER = 50
 #: Probes come ``PROBE_EVERY`` solves into a streak of Newton's, then at gaps doubling after each one that fails
 #: (there, 500 stumps at C = 1: its 50 failed probes every 10th solve cost a fifth of the masters' time).
 PROBE_EVERY = 10
-#: Rows per block unit: the blocks start at multiples of it, and a product of fewer rows x columns than
-#: ``MIN_SPLIT`` stays on one thread.
+#: Rows per block of :func:`rows_times`: the blocks start at multiples of it.
 ROW_BLOCK = 256
-MIN_SPLIT = 2**18
 
 
-def _block_times(X: np.ndarray, v: np.ndarray, out: np.ndarray, lo: int, hi: int) -> None:
-    """out[lo:hi] = X[lo:hi] @ v by BLAS; int8 rows first converted to float64, ``ROW_BLOCK`` rows at a time.
+def rows_times(X: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """X @ v by BLAS for the rows X of a dual CD master; int8 rows converted to float64 ``ROW_BLOCK`` rows at a time.
 
     An int8 block converts exactly and stays in cache for its product, so the product reads an
     eighth of the float64 rows' memory (X d at n = 10^4, k = 500: 1.4-1.7 ms against 2.9 ms). Each
@@ -62,83 +56,23 @@ def _block_times(X: np.ndarray, v: np.ndarray, out: np.ndarray, lo: int, hi: int
     before it (checked over n <= 1025, k <= 500 against the whole product).
     """
     if X.dtype == np.float64:
-        np.matmul(X[lo:hi], v, out=out[lo:hi])
-        return
-    block = np.empty((min(ROW_BLOCK + 1, hi - lo), X.shape[1]))
-    start = lo
-    while start < hi:
-        end = hi if hi - start <= ROW_BLOCK + 1 else start + ROW_BLOCK
+        return X @ v
+    n = X.shape[0]
+    out = np.empty(n)
+    block = np.empty((min(ROW_BLOCK + 1, n), X.shape[1]))
+    start = 0
+    while start < n:
+        end = n if n - start <= ROW_BLOCK + 1 else start + ROW_BLOCK
         np.copyto(block[: end - start], X[start:end])
         np.matmul(block[: end - start], v, out=out[start:end])
         start = end
-
-
-class RowThreads:
-    """X v split over ``n_threads`` blocks of rows, one BLAS product per thread (module docstring).
-
-    Parameters
-    ----------
-    n_threads : int
-        >= 1; one computes X @ v in the calling thread.
-    """
-
-    def __init__(self, n_threads: int) -> None:
-        self.n_threads = n_threads
-        self.pool = ThreadPoolExecutor(n_threads - 1, thread_name_prefix="master-rows") if n_threads > 1 else None
-
-    def times(self, X: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """X @ v, the rows' blocks on the threads; X float64, or int8 converted block by block (:func:`_block_times`)."""
-        n = X.shape[0]
-        out = np.empty(n)
-        if self.pool is None or X.size < MIN_SPLIT:
-            _block_times(X, v, out, 0, n)
-            return out
-        units = -(-n // ROW_BLOCK)
-        edges = [min(n, ROW_BLOCK * (t * units // self.n_threads)) for t in range(self.n_threads + 1)]
-        if n - edges[-2] == 1:  # no block of one row (:func:`_block_times`)
-            edges[-2] = n
-        rest = [
-            self.pool.submit(_block_times, X, v, out, lo, hi) for lo, hi in zip(edges[1:-1], edges[2:], strict=True)
-        ]
-        _block_times(X, v, out, 0, edges[1])
-        for block in rest:
-            block.result()
-        return out
-
-    def close(self) -> None:
-        """End the threads."""
-        if self.pool is not None:
-            self.pool.shutdown()
-
-
-#: The one-thread products, every master's until :func:`split_rows` gives it threads.
-ONE_THREAD = RowThreads(1)
-
-
-@contextmanager
-def split_rows(master: Any, n_jobs: int | None) -> Iterator[None]:
-    """Within the block, the Newton route of ``master`` splits its products X v over ``n_jobs`` threads.
-
-    ``n_jobs`` in scikit-learn's convention (:func:`joblib.effective_n_jobs`); a master
-    without the route (not a :class:`NewtonRoute`) is left as it is.
-    """
-    n = effective_n_jobs(n_jobs)
-    if n == 1 or not isinstance(master, NewtonRoute):
-        yield
-        return
-    master.row_threads = RowThreads(n)
-    try:
-        yield
-    finally:
-        master.row_threads.close()
-        master.row_threads = ONE_THREAD
+    return out
 
 
 class NewtonRoute:
     """Mixin of :class:`.LinearSVMCDMaster`: when a solve turns to Newton's method, and the Newton solve itself.
 
-    ``n_newton_solves`` counts the solves Newton's method ended; ``row_threads`` does
-    its products X v (:func:`split_rows`).
+    ``n_newton_solves`` counts the solves Newton's method ended; its products X v are :func:`rows_times`.
     """
 
     # the master's state the route reads and sets (LinearSVMCDMaster's; annotations only)
@@ -152,7 +86,6 @@ class NewtonRoute:
     _QD: np.ndarray
 
     n_newton_solves = 0
-    row_threads = ONE_THREAD
     _newton_w: np.ndarray | None = None  # the primal weights of the last solve Newton ended, or None
     _newton_streak = 0  # solves Newton's method has ended since coordinate descent last did (PROBE_EVERY)
 
@@ -190,7 +123,7 @@ class NewtonRoute:
             shift=shift,
             done=done,
             row_norms2=self._QD,
-            times=partial(self.row_threads.times, self._X.descent),  # the int8 rows where there are
+            times=partial(rows_times, self._X.descent),  # the int8 rows where there are
         )
         self._alpha[:] = newton.u
         self._w = newton.w_u

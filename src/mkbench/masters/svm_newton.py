@@ -238,7 +238,7 @@ def huber_newton(
         ||x_i||^2 where the caller keeps them (the dual's diagonal Q_ii); None: computed.
     times : callable, default=None
         ``times(v)``: X @ v, the product of every step, from X or a copy of the same numbers
-        (the dual CD masters' int8 rows, on threads: :class:`.svm_cd_newton.RowThreads`);
+        (the dual CD masters' int8 rows: :func:`.svm_cd_newton.rows_times`);
         None: X @ v.
 
     Returns
