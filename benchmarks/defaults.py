@@ -263,8 +263,8 @@ def main() -> None:
                 results[who] = record.timings[key]
             ours, peer = results[name], results[peer_name]
             text, met = verdict(ours, peer, args.time_limit)
-            stumps = results[STUMP_PEER] if control else None
-            if stumps and met is False and np.isfinite(ours["score"]):
+            stumps = results[STUMP_PEER] if control and np.isfinite(ours["score"]) else None
+            if stumps and met is False:
                 missed.append(ours["score"] - stumps["score"])
             unit = "MSE" if regression else "accuracy"
             rows.append(
