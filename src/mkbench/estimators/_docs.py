@@ -231,8 +231,8 @@ SPLIT_SEARCH = """
         sequential; Newton's products X d split over two threads made CGEns slower), so the
         fit gains what the search costs: on MNIST odd/even (n = 10 000, 784 pixels, binned)
         a search took 2.5-2.9 ms on two threads against 6.0 ms on one, and CGEns with 500
-        stumps took 0.88x its one-thread time at C = 0.001, where the search is a fifth of
-        the fit (``benchmarks/cgens_across_c.py``, load 1-1.7)."""
+        stumps took 0.90x its one-thread time at C = 0.001, where the search is a fifth of
+        the fit, and 1.01x at C = 1 (``benchmarks/cgens_across_c.py``, load 1-1.7)."""
 
 #: ``learner`` and ``C`` of the ensembles of weak learners (CGEns, LPBoost).
 LEARNER = """
