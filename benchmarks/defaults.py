@@ -118,8 +118,9 @@ def is_regressor(name: str) -> bool:
     return ESTIMATORS.get(name) == "SVR()" or name == "SVR()"
 
 
-def _fit_child(name: str, data: tuple[np.ndarray, ...], task: str, queue: mp.Queue) -> None:
+def _fit_child(name: str, data: tuple[np.ndarray, ...], task: str, seed: int, queue: mp.Queue) -> None:
     X_train, X_test, y_train, y_test = data
+    np.random.seed(seed)  # random_state=None draws from numpy's global generator: the same draws in every run
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model = make(name)  # the estimator's module imported outside the timing, as the peers' are
@@ -150,10 +151,14 @@ def _fit_child(name: str, data: tuple[np.ndarray, ...], task: str, queue: mp.Que
     )
 
 
-def fit_once(name: str, data: tuple[np.ndarray, ...], task: str, time_limit: float) -> dict[str, Any]:
-    """Fit ``name`` at its defaults on one split in a child process; its outcome, or "timeout"."""
+def fit_once(name: str, data: tuple[np.ndarray, ...], task: str, time_limit: float, seed: int) -> dict[str, Any]:
+    """Fit ``name`` at its defaults on one split in a child process; its outcome, or "timeout".
+
+    The child seeds numpy's global generator with ``seed`` (the draw), which an estimator at
+    ``random_state=None`` draws from (AdaBoost.ECC's colourings): the record is the same in every run.
+    """
     queue: mp.Queue = mp.get_context("fork").Queue()
-    child = mp.get_context("fork").Process(target=_fit_child, args=(name, data, task, queue))
+    child = mp.get_context("fork").Process(target=_fit_child, args=(name, data, task, seed, queue))
     start = time.perf_counter()
     child.start()
     child.join(time_limit)
@@ -255,7 +260,7 @@ def main() -> None:
                 key = (who, panel.name)
                 if key not in record.timings:
                     outcomes = [
-                        fit_once(who, split(panel, draw, args.quick), panel.task, args.time_limit)
+                        fit_once(who, split(panel, draw, args.quick), panel.task, args.time_limit, seed=draw)
                         for draw in range(args.draws)
                     ]
                     record.timings[key] = summarise(outcomes, panel.task)
